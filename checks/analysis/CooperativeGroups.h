@@ -1,0 +1,52 @@
+//===--- CooperativeGroups.h - facts about the cooperative_groups API -----===//
+//
+// What the checks need to recognise in <cooperative_groups.h>: which types are
+// group handles and which scope of threads each one spans. CUDA declares the
+// API inside a versioned, non-inline namespace (cooperative_groups::__v1), so
+// plain qualified-name matchers miss it; everything here walks the enclosing
+// namespaces instead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_COOPERATIVEGROUPS_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_COOPERATIVEGROUPS_H
+
+#include "clang/AST/Type.h"
+#include <optional>
+
+namespace clang {
+class CXXRecordDecl;
+class Decl;
+} // namespace clang
+
+namespace clang::tidy::cuda::analysis {
+
+/// The kinds of group handle cooperative_groups offers.
+enum class GroupKind {
+  ThreadGroup,    ///< cg::thread_group, the type-erased handle.
+  ThreadBlock,    ///< cg::thread_block.
+  Tile,           ///< cg::thread_block_tile<N[, Parent]> and its bases.
+  CoalescedGroup, ///< cg::coalesced_group (also dynamic tiled partitions).
+  GridGroup,      ///< cg::grid_group.
+  ClusterGroup,   ///< cg::cluster_group.
+  MultiGridGroup, ///< cg::multi_grid_group (removed in CUDA 13).
+};
+
+/// True when \p D is declared in namespace cooperative_groups (at any depth,
+/// including its versioned and details sub-namespaces).
+bool isInCooperativeGroupsNamespace(const Decl *D);
+
+/// The group kind of a class, following base classes, or nullopt when the
+/// class is not a group handle (cg::plus<T>, cg::greater<T>, ... are not).
+std::optional<GroupKind> groupKindOfRecord(const CXXRecordDecl *Record);
+
+/// The group kind of a type after stripping typedefs and top-level
+/// qualifiers, or nullopt. References and pointers are not handles.
+std::optional<GroupKind> groupKindOfType(QualType Type);
+
+/// "thread_block", "thread_block_tile", ... for messages.
+const char *groupKindSpelling(GroupKind Kind);
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test suite: builds if needed, then runs every test through ctest
+# (GoogleTest units, lit files through both front-ends, CLI tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh
+build_dir=${BUILD_DIR:-build}
+ctest --test-dir "$build_dir" --output-on-failure -j "${JOBS:-$(nproc)}" "$@"

@@ -1,0 +1,4 @@
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ void byValue(cg::thread_block b) { b.sync(); }
+__device__ void broken( { }

@@ -1,0 +1,102 @@
+//===--- CudaToolkitTest.cpp - toolkit discovery and CUDA defaults --------===//
+
+#include "tool/driver/CudaToolkit.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+namespace clang::tidy::cuda::driver {
+namespace {
+
+/// A fake toolkit folder: include/cuda.h with the given CUDA_VERSION.
+class FakeToolkit {
+public:
+  explicit FakeToolkit(int Version) {
+    llvm::sys::fs::createUniqueDirectory("cuda-tidy-toolkit", Root);
+    llvm::SmallString<256> Include(Root);
+    llvm::sys::path::append(Include, "include");
+    llvm::sys::fs::create_directories(Include);
+    llvm::SmallString<256> Header(Include);
+    llvm::sys::path::append(Header, "cuda.h");
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Header, EC);
+    OS << "#pragma once\n#define CUDA_VERSION " << Version << "\n";
+  }
+  ~FakeToolkit() { llvm::sys::fs::remove_directories(Root); }
+  std::string path() const { return Root.str().str(); }
+
+private:
+  llvm::SmallString<256> Root;
+};
+
+TEST(CudaToolkit, ParsesCudaVersionFromHeader) {
+  auto V = parseCudaVersion("/* x */\n#define CUDA_VERSION 13000\n");
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->first, 13);
+  EXPECT_EQ(V->second, 0);
+  V = parseCudaVersion("#define CUDA_VERSION 12060");
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->second, 6);
+  EXPECT_FALSE(parseCudaVersion("#define CUDART_VERSION 13000"));
+}
+
+TEST(CudaToolkit, ExplicitPathWinsAndIsNotReplacedWhenWrong) {
+  FakeToolkit Fake(12080);
+  ToolkitSearch Search;
+  Search.ExplicitPath = Fake.path();
+  Search.EnvCudaPath = "/nonexistent";
+  auto Found = findCudaToolkit(Search);
+  ASSERT_TRUE(Found);
+  EXPECT_EQ(Found->MajorVersion, 12);
+  EXPECT_EQ(Found->FoundBy, "--cuda-path");
+
+  Search.ExplicitPath = "/nonexistent/cuda";
+  Search.DefaultRoots = {Fake.path()};
+  EXPECT_FALSE(findCudaToolkit(Search));
+}
+
+TEST(CudaToolkit, FallsBackFromEnvironmentToDefaultRoots) {
+  FakeToolkit Fake(13000);
+  ToolkitSearch Search;
+  Search.EnvCudaPath = "/nonexistent";
+  Search.PathEnv = "/nonexistent/bin";
+  Search.DefaultRoots = {Fake.path()};
+  auto Found = findCudaToolkit(Search);
+  ASSERT_TRUE(Found);
+  EXPECT_EQ(Found->MajorVersion, 13);
+  auto Flags = toolkitFlags(*Found);
+  EXPECT_EQ(Flags.back(), Found->Path + "/include/cccl");
+}
+
+TEST(CudaToolkit, AddsDefaultsOnceAndKeepsUserFlags) {
+  CudaToolkit Toolkit{"/opt/cuda", 13, 0, "test"};
+  std::vector<std::string> Args = {"clang++", "-DX=1", "k.cu"};
+  addCudaDefaults(Args, "k.cu", Toolkit, CudaPass::Device, "sm_90");
+  std::vector<std::string> Expected = {
+      "clang++", "--cuda-path=/opt/cuda", "-Wno-unknown-cuda-version",
+      "-isystem", "/opt/cuda/include/cccl", "--cuda-gpu-arch=sm_90",
+      "--cuda-device-only", "-DX=1", "k.cu"};
+  EXPECT_EQ(Args, Expected);
+
+  std::vector<std::string> User = {"clang++", "--cuda-gpu-arch=sm_80",
+                                   "--cuda-host-only", "k.cu"};
+  addCudaDefaults(User, "k.cu", Toolkit, CudaPass::Device, "sm_90");
+  EXPECT_EQ(std::count(User.begin(), User.end(), "--cuda-device-only"), 0);
+  EXPECT_EQ(std::count(User.begin(), User.end(), "--cuda-gpu-arch=sm_90"), 0);
+}
+
+TEST(CudaToolkit, LeavesNonCudaFilesAloneAndMarksHeaders) {
+  std::vector<std::string> Cpp = {"clang++", "main.cpp"};
+  addCudaDefaults(Cpp, "main.cpp", std::nullopt, CudaPass::Device, "sm_90");
+  EXPECT_EQ(Cpp.size(), 2u);
+  std::vector<std::string> Header = {"clang++", "util.cuh"};
+  addCudaDefaults(Header, "util.cuh", std::nullopt, CudaPass::Device, "sm_90");
+  ASSERT_GE(Header.size(), 3u);
+  EXPECT_EQ(Header[1], "-x");
+  EXPECT_EQ(Header[2], "cuda");
+}
+
+} // namespace
+} // namespace clang::tidy::cuda::driver

@@ -1,0 +1,83 @@
+//===--- CudaCompilationDatabase.cpp - compile commands for CUDA files ----===//
+
+#include "tool/driver/CudaCompilationDatabase.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace clang::tidy::cuda::driver {
+
+CudaCompilationDatabase::CudaCompilationDatabase(
+    std::unique_ptr<tooling::CompilationDatabase> Project,
+    CommandSettings Settings)
+    : Project(std::move(Project)), Settings(std::move(Settings)) {}
+
+tooling::CompileCommand
+CudaCompilationDatabase::fallbackCommand(StringRef FilePath) const {
+  llvm::SmallString<256> Cwd;
+  if (llvm::sys::fs::current_path(Cwd))
+    Cwd = ".";
+  std::vector<std::string> Args = {"clang++"};
+  llvm::append_range(Args, Settings.FallbackFlags);
+  Args.push_back(FilePath.str());
+  return tooling::CompileCommand(Cwd, FilePath, std::move(Args), "");
+}
+
+void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command) const {
+  std::vector<std::string> &Args = Command.CommandLine;
+  if (Args.empty())
+    return;
+  // --extra-arg-before goes right after the driver, --extra-arg before the
+  // file name, as clang-tidy places them.
+  Args.insert(Args.begin() + 1, Settings.ExtraArgsBefore.begin(),
+              Settings.ExtraArgsBefore.end());
+  auto FileArg = llvm::find(Args, Command.Filename);
+  Args.insert(FileArg, Settings.ExtraArgs.begin(), Settings.ExtraArgs.end());
+  addCudaDefaults(Args, Command.Filename, Settings.Toolkit, Settings.Pass,
+                  Settings.GpuArch);
+  // The resource dir (clang's builtin and CUDA wrapper headers) is found
+  // relative to the running binary, which for cuda-tidy is not clang's.
+  if (!Settings.ResourceDir.empty() &&
+      llvm::none_of(Args, [](const std::string &A) {
+        return llvm::StringRef(A).starts_with("-resource-dir");
+      }))
+    Args.insert(Args.begin() + 1, "-resource-dir=" + Settings.ResourceDir);
+}
+
+std::vector<tooling::CompileCommand>
+CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
+  std::vector<tooling::CompileCommand> Commands;
+  if (Project)
+    Commands = Project->getCompileCommands(FilePath);
+  if (Commands.empty()) {
+    if (Project) {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Unknown.insert(FilePath.str());
+    }
+    Commands.push_back(fallbackCommand(FilePath));
+  }
+  for (tooling::CompileCommand &Command : Commands)
+    adjust(Command);
+  return Commands;
+}
+
+std::vector<std::string> CudaCompilationDatabase::getAllFiles() const {
+  return Project ? Project->getAllFiles() : std::vector<std::string>{};
+}
+
+std::vector<tooling::CompileCommand>
+CudaCompilationDatabase::getAllCompileCommands() const {
+  std::vector<tooling::CompileCommand> Commands;
+  for (const std::string &File : getAllFiles())
+    llvm::append_range(Commands, getCompileCommands(File));
+  return Commands;
+}
+
+std::vector<std::string>
+CudaCompilationDatabase::filesWithoutProjectCommand() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return {Unknown.begin(), Unknown.end()};
+}
+
+} // namespace clang::tidy::cuda::driver

@@ -1,0 +1,57 @@
+//===--- CudaCompilationDatabase.h - compile commands for CUDA files ------===//
+//
+// Every compile command cuda-tidy runs passes through here: from a project's
+// compile database (nvcc lines translated for clang) or, with none, from the
+// zero-config defaults; then the CUDA flags a parse needs are added.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOL_DRIVER_CUDACOMPILATIONDATABASE_H
+#define CUDA_TIDY_TOOL_DRIVER_CUDACOMPILATIONDATABASE_H
+
+#include "tool/driver/CudaToolkit.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace clang::tidy::cuda::driver {
+
+struct CommandSettings {
+  std::optional<CudaToolkit> Toolkit;
+  CudaPass Pass = CudaPass::Device;
+  std::string GpuArch = DefaultGpuArch.str();
+  std::string ResourceDir;                ///< clang's builtin headers.
+  std::vector<std::string> FallbackFlags; ///< Flags after `--`.
+  std::vector<std::string> ExtraArgsBefore;
+  std::vector<std::string> ExtraArgs;
+};
+
+class CudaCompilationDatabase : public tooling::CompilationDatabase {
+public:
+  /// \p Project may be null: then every file gets the fallback command.
+  CudaCompilationDatabase(std::unique_ptr<tooling::CompilationDatabase> Project,
+                          CommandSettings Settings);
+
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(StringRef FilePath) const override;
+  std::vector<std::string> getAllFiles() const override;
+  std::vector<tooling::CompileCommand> getAllCompileCommands() const override;
+
+  /// Files the project database did not know, which got the fallback.
+  std::vector<std::string> filesWithoutProjectCommand() const;
+
+private:
+  tooling::CompileCommand fallbackCommand(StringRef FilePath) const;
+  void adjust(tooling::CompileCommand &Command) const;
+
+  std::unique_ptr<tooling::CompilationDatabase> Project;
+  CommandSettings Settings;
+  mutable std::mutex Mutex;
+  mutable std::set<std::string> Unknown;
+};
+
+} // namespace clang::tidy::cuda::driver
+
+#endif

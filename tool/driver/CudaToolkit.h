@@ -1,0 +1,68 @@
+//===--- CudaToolkit.h - finds the CUDA toolkit cuda-tidy parses with -----===//
+//
+// Zero-config runs need the same flags a user would otherwise type: where the
+// toolkit is, CCCL's include folder for CUDA >= 13, a GPU arch, and the
+// warning clang gives for a CUDA newer than it knows.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOL_DRIVER_CUDATOOLKIT_H
+#define CUDA_TIDY_TOOL_DRIVER_CUDATOOLKIT_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda::driver {
+
+struct CudaToolkit {
+  std::string Path;     ///< The toolkit root, e.g. /usr/local/cuda.
+  int MajorVersion = 0; ///< From CUDA_VERSION in include/cuda.h; 0 if unknown.
+  int MinorVersion = 0;
+  std::string FoundBy; ///< "--cuda-path", "CUDA_PATH", "nvcc on PATH", ...
+};
+
+/// Where to look, in order; empty values are skipped.
+struct ToolkitSearch {
+  std::string ExplicitPath; ///< --cuda-path
+  std::string EnvCudaPath;  ///< $CUDA_PATH
+  std::string PathEnv;      ///< $PATH, searched for nvcc
+  std::vector<std::string> DefaultRoots = {"/usr/local/cuda"};
+};
+
+/// A search filled from the process environment.
+ToolkitSearch toolkitSearchFromEnvironment(llvm::StringRef ExplicitPath);
+
+/// The first candidate that holds include/cuda.h, or nullopt. An explicit
+/// path that is not a toolkit is not silently replaced by another one:
+/// the result is nullopt so the caller can say so.
+std::optional<CudaToolkit> findCudaToolkit(const ToolkitSearch &Search);
+
+/// Reads CUDA_VERSION (e.g. 13000) from the text of cuda.h.
+std::optional<std::pair<int, int>> parseCudaVersion(llvm::StringRef CudaHeader);
+
+/// The GPU arch used when nothing names one: Hopper, the oldest arch every
+/// cooperative-groups feature the checks know (clusters included) needs.
+inline constexpr llvm::StringLiteral DefaultGpuArch = "sm_90";
+
+/// Which side of a CUDA compilation to analyze.
+enum class CudaPass { Device, Host };
+
+/// The flags clang needs to parse CUDA with this toolkit.
+std::vector<std::string> toolkitFlags(const CudaToolkit &Toolkit);
+
+/// True for the file names cuda-tidy treats as CUDA (.cu, .cuh).
+bool isCudaSourcePath(llvm::StringRef Path);
+
+/// Adds to \p Args (a compile command, driver first) what a CUDA parse needs
+/// and the user did not already say: the toolkit flags, a GPU arch, and the
+/// one pass to analyze, so no finding is printed twice for host and device.
+/// `-x cuda` is added for a .cuh header given as a main file.
+void addCudaDefaults(std::vector<std::string> &Args, llvm::StringRef File,
+                     const std::optional<CudaToolkit> &Toolkit,
+                     CudaPass Pass, llvm::StringRef GpuArch);
+
+} // namespace clang::tidy::cuda::driver
+
+#endif

@@ -1,0 +1,397 @@
+//===--- CudaTidyMain.cpp - the standalone cuda-tidy ----------------------===//
+//
+// clang-tidy's own library (options, .clang-tidy files, NOLINT, fix-its,
+// export of fixes) with the cuda-* checks built in and enabled by default, a
+// zero-config CUDA setup, and exit codes that tell a broken file from a
+// finding. Flag names follow clang-tidy so its users need no new habits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/CudaTidyModule.h"
+#include "tool/driver/CudaCompilationDatabase.h"
+#include "tool/driver/CudaToolkit.h"
+#include "tool/driver/ExitCodes.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tidy::cuda::driver;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory Category("cuda-tidy options");
+
+static cl::list<std::string> SourcePaths(cl::Positional,
+                                         cl::desc("<source0> [... <sourceN>]"),
+                                         cl::cat(Category));
+static cl::opt<std::string>
+    Checks("checks",
+           cl::desc("Comma-separated globs of checks to run (default: "
+                    "cuda-*); '-' removes, as in clang-tidy."),
+           cl::cat(Category));
+static cl::opt<std::string>
+    WarningsAsErrors("warnings-as-errors",
+                     cl::desc("Globs of checks whose findings are errors "
+                              "(exit code 1)."),
+                     cl::cat(Category));
+static cl::opt<std::string>
+    HeaderFilter("header-filter",
+                 cl::desc("Regex of headers whose findings are shown."),
+                 cl::cat(Category));
+static cl::opt<std::string>
+    ExcludeHeaderFilter("exclude-header-filter",
+                        cl::desc("Regex of headers whose findings are hidden."),
+                        cl::cat(Category));
+static cl::opt<bool> SystemHeaders("system-headers",
+                                   cl::desc("Show findings in system headers."),
+                                   cl::cat(Category));
+static cl::opt<std::string> Config("config",
+                                   cl::desc("Configuration in YAML/JSON, as "
+                                            "in a .clang-tidy file."),
+                                   cl::cat(Category));
+static cl::opt<std::string>
+    ConfigFile("config-file",
+               cl::desc("Read the configuration from this file."),
+               cl::cat(Category));
+static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes."),
+                         cl::cat(Category));
+static cl::opt<bool>
+    FixErrors("fix-errors",
+              cl::desc("Apply fixes even if the file has compiler errors."),
+              cl::cat(Category));
+static cl::opt<bool> FixNotes("fix-notes",
+                              cl::desc("Also apply fixes attached to notes."),
+                              cl::cat(Category));
+static cl::opt<std::string>
+    ExportFixes("export-fixes",
+                cl::desc("Write the suggested fixes to this YAML file, for "
+                         "clang-apply-replacements."),
+                cl::value_desc("filename"), cl::cat(Category));
+static cl::opt<bool> ListChecks("list-checks",
+                                cl::desc("List the enabled checks and exit."),
+                                cl::cat(Category));
+static cl::opt<bool> DumpConfig("dump-config",
+                                cl::desc("Print the effective configuration "
+                                         "and exit."),
+                                cl::cat(Category));
+static cl::opt<bool> Quiet("quiet",
+                           cl::desc("Do not print statistics about "
+                                    "suppressed findings."),
+                           cl::cat(Category));
+static cl::opt<std::string> BuildPath(
+    "p", cl::desc("Build folder holding compile_commands.json."),
+    cl::cat(Category));
+static cl::list<std::string>
+    ExtraArgs("extra-arg",
+              cl::desc("Append this argument to every compile command."),
+              cl::cat(Category));
+static cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Prepend this argument to every compile command."),
+    cl::cat(Category));
+static cl::opt<std::string> LineFilter(
+    "line-filter",
+    cl::desc("JSON list of {name, lines} to limit findings, as in "
+             "clang-tidy."),
+    cl::cat(Category));
+static cl::opt<std::string>
+    CudaPath("cuda-path", cl::desc("The CUDA toolkit to parse with."),
+             cl::cat(Category));
+static cl::opt<std::string>
+    GpuArch("cuda-gpu-arch",
+            cl::desc("GPU arch when the command names none (default sm_90)."),
+            cl::init(DefaultGpuArch.str()), cl::cat(Category));
+static cl::opt<CudaPass> Pass(
+    "cuda-pass", cl::desc("Which side of a CUDA file to analyze."),
+    cl::values(clEnumValN(CudaPass::Device, "device",
+                          "device code (default)"),
+               clEnumValN(CudaPass::Host, "host", "host code")),
+    cl::init(CudaPass::Device), cl::cat(Category));
+static cl::opt<bool> UseColor("use-color",
+                              cl::desc("Use colors in diagnostics."),
+                              cl::cat(Category));
+
+#ifndef CUDA_TIDY_CLANG_RESOURCE_DIR
+#define CUDA_TIDY_CLANG_RESOURCE_DIR ""
+#endif
+
+static void printVersion(llvm::raw_ostream &OS) {
+  OS << "cuda-tidy " << CUDA_TIDY_VERSION << " (clang-tidy library of LLVM "
+     << LLVM_VERSION_STRING << ")\n";
+}
+
+/// Splits argv at the first `--`: what follows are compile flags that
+/// replace any compile database, as in clang-tidy.
+static std::optional<std::vector<std::string>>
+takeFlagsAfterDoubleDash(int &Argc, const char **Argv) {
+  for (int I = 1; I < Argc; ++I) {
+    if (llvm::StringRef(Argv[I]) != "--")
+      continue;
+    std::vector<std::string> Flags(Argv + I + 1, Argv + Argc);
+    Argc = I;
+    return Flags;
+  }
+  return std::nullopt;
+}
+
+static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
+  ClangTidyGlobalOptions GlobalOptions;
+  if (std::error_code Err = parseLineFilter(LineFilter, GlobalOptions)) {
+    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+        << "invalid --line-filter: " << Err.message() << "\n";
+    return nullptr;
+  }
+  ClangTidyOptions Defaults;
+  Defaults.Checks = "-*,cuda-*";
+  Defaults.WarningsAsErrors = "";
+  Defaults.HeaderFilterRegex = HeaderFilter;
+  Defaults.SystemHeaders = SystemHeaders;
+  Defaults.User = llvm::sys::Process::GetEnv("USER");
+
+  ClangTidyOptions Overrides;
+  if (Checks.getNumOccurrences())
+    Overrides.Checks = Checks;
+  if (WarningsAsErrors.getNumOccurrences())
+    Overrides.WarningsAsErrors = WarningsAsErrors;
+  if (HeaderFilter.getNumOccurrences())
+    Overrides.HeaderFilterRegex = HeaderFilter;
+  if (ExcludeHeaderFilter.getNumOccurrences())
+    Overrides.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  if (SystemHeaders.getNumOccurrences())
+    Overrides.SystemHeaders = SystemHeaders;
+  if (UseColor.getNumOccurrences())
+    Overrides.UseColor = UseColor;
+
+  auto FS = llvm::vfs::getRealFileSystem();
+  auto FromText = [&](llvm::StringRef Text, llvm::StringRef Source)
+      -> std::unique_ptr<ClangTidyOptionsProvider> {
+    llvm::ErrorOr<ClangTidyOptions> Parsed =
+        parseConfiguration(llvm::MemoryBufferRef(Text, Source));
+    if (!Parsed) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "invalid configuration in " << Source << ": "
+          << Parsed.getError().message() << "\n";
+      return nullptr;
+    }
+    return std::make_unique<ConfigOptionsProvider>(
+        std::move(GlobalOptions), ClangTidyOptions::getDefaults().merge(Defaults, 0),
+        std::move(*Parsed), std::move(Overrides), FS);
+  };
+  if (ConfigFile.getNumOccurrences()) {
+    if (Config.getNumOccurrences()) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "--config-file and --config are mutually exclusive\n";
+      return nullptr;
+    }
+    auto Text = llvm::MemoryBuffer::getFile(ConfigFile);
+    if (!Text) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "cannot read config file '" << ConfigFile
+          << "': " << Text.getError().message() << "\n";
+      return nullptr;
+    }
+    return FromText((*Text)->getBuffer(), ConfigFile);
+  }
+  if (Config.getNumOccurrences())
+    return FromText(Config, "<command-line-config>");
+  return std::make_unique<FileOptionsProvider>(
+      std::move(GlobalOptions), std::move(Defaults), std::move(Overrides), FS);
+}
+
+/// The project's compile database: the one -p names (an error if absent),
+/// else one found above the first source file, else none.
+static llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
+loadProjectDatabase(llvm::StringRef FirstSource) {
+  std::string Error;
+  if (!BuildPath.empty()) {
+    if (!llvm::sys::fs::is_directory(BuildPath))
+      return llvm::createStringError("cannot load a compile database from '" +
+                                     BuildPath + "': no such directory");
+    auto Database =
+        tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+    if (!Database)
+      return llvm::createStringError(
+          "cannot load a compile database from '" + BuildPath + "': " + Error);
+    return std::move(Database);
+  }
+  if (FirstSource.empty())
+    return nullptr;
+  llvm::SmallString<256> Absolute(FirstSource);
+  llvm::sys::fs::make_absolute(Absolute);
+  return tooling::CompilationDatabase::autoDetectFromSource(Absolute, Error);
+}
+
+int main(int Argc, const char **Argv) {
+  llvm::InitLLVM Init(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(printVersion);
+  std::optional<std::vector<std::string>> FlagsAfterDoubleDash =
+      takeFlagsAfterDoubleDash(Argc, Argv);
+  if (!cl::ParseCommandLineOptions(
+          Argc, Argv,
+          "cuda-tidy: finds synchronization and cooperative-groups bugs in "
+          "CUDA C++.\n\n  cuda-tidy kernel.cu            zero-config, device "
+          "side\n  cuda-tidy -p build a.cu b.cu  with a compile database\n  "
+          "cuda-tidy k.cu -- -DN=4       extra flags, no compile database\n",
+          &llvm::errs()))
+    return ExitUsageError;
+
+  std::unique_ptr<ClangTidyOptionsProvider> OptionsProvider =
+      createOptionsProvider();
+  if (!OptionsProvider)
+    return ExitUsageError;
+
+  llvm::SmallString<256> FirstFile(SourcePaths.empty() ? "dummy.cu"
+                                                       : SourcePaths.front());
+  llvm::sys::fs::make_absolute(FirstFile);
+  ClangTidyOptions Effective = OptionsProvider->getOptions(FirstFile);
+  std::vector<std::string> EnabledChecks = getCheckNames(Effective, false, false);
+
+  if (ListChecks) {
+    llvm::outs() << "Enabled checks:";
+    for (const std::string &Name : EnabledChecks)
+      llvm::outs() << "\n    " << Name;
+    llvm::outs() << "\n\n";
+    return ExitSuccess;
+  }
+  if (DumpConfig) {
+    Effective.CheckOptions = getCheckOptions(Effective, false, false);
+    ClangTidyOptions ToDump = ClangTidyOptions::getDefaults().merge(Effective, 0);
+    filterCheckOptions(ToDump, EnabledChecks);
+    llvm::outs() << configurationAsText(ToDump) << "\n";
+    return ExitSuccess;
+  }
+  if (EnabledChecks.empty()) {
+    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+        << "no checks enabled (see --checks and --list-checks)\n";
+    return ExitUsageError;
+  }
+  if (SourcePaths.empty()) {
+    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+        << "no input files (usage: cuda-tidy [options] <file>... [-- "
+           "<compile flags>])\n";
+    return ExitUsageError;
+  }
+
+  CommandSettings Settings;
+  Settings.Toolkit = findCudaToolkit(toolkitSearchFromEnvironment(CudaPath));
+  if (!Settings.Toolkit) {
+    if (!CudaPath.empty()) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "--cuda-path '" << CudaPath
+          << "' is not a CUDA toolkit (no include/cuda.h there)\n";
+      return ExitUsageError;
+    }
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+        << "no CUDA toolkit found (looked at CUDA_PATH, nvcc on PATH, "
+           "/usr/local/cuda); point at one with --cuda-path=<dir> or "
+           "CUDA_PATH\n";
+  }
+  Settings.Pass = Pass;
+  Settings.GpuArch = GpuArch;
+  Settings.ResourceDir = CUDA_TIDY_CLANG_RESOURCE_DIR;
+  Settings.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  Settings.ExtraArgsBefore.assign(ExtraArgsBefore.begin(),
+                                  ExtraArgsBefore.end());
+
+  std::unique_ptr<tooling::CompilationDatabase> Project;
+  if (FlagsAfterDoubleDash) {
+    Settings.FallbackFlags = *FlagsAfterDoubleDash;
+  } else {
+    auto Loaded = loadProjectDatabase(SourcePaths.front());
+    if (!Loaded) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << llvm::toString(Loaded.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    Project = std::move(*Loaded);
+  }
+  CudaCompilationDatabase Compilations(std::move(Project), Settings);
+
+  // A missing file is reported here, by name, and the rest still run.
+  bool AnalysisFailed = false;
+  std::vector<std::string> Inputs;
+  for (const std::string &Path : SourcePaths) {
+    if (llvm::sys::fs::is_regular_file(Path)) {
+      Inputs.push_back(Path);
+      continue;
+    }
+    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+        << "cannot analyze '" << Path << "': "
+        << (llvm::sys::fs::exists(Path) ? "not a regular file"
+                                        : "no such file")
+        << "\n";
+    AnalysisFailed = true;
+  }
+
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers();
+
+  ClangTidyContext Context(std::move(OptionsProvider), false, false, false);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  std::vector<ClangTidyError> Errors;
+  if (!Inputs.empty())
+    Errors = runClangTidy(Context, Compilations, Inputs, BaseFS, FixNotes,
+                          false, "", Quiet);
+  const bool FoundCompilerErrors =
+      llvm::any_of(Errors, [](const ClangTidyError &E) {
+        return E.DiagLevel == ClangTidyError::Error;
+      });
+  AnalysisFailed |= FoundCompilerErrors;
+
+  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
+                           : (Fix || FixErrors) ? FB_Fix
+                                                : FB_NoFix;
+  if (FoundCompilerErrors && !FixErrors)
+    Behaviour = FB_NoFix;
+  unsigned WarningsAsErrorsCount = 0;
+  handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
+
+  if (!ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(ExportFixes, EC, llvm::sys::fs::OF_None);
+    if (EC) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "cannot write '" << ExportFixes << "': " << EC.message() << "\n";
+      return ExitUsageError;
+    }
+    exportReplacements(Inputs.empty() ? "" : Inputs.front(), Errors, OS);
+  }
+
+  if (!Quiet) {
+    const ClangTidyStats &Stats = Context.getStats();
+    if (Stats.errorsIgnored())
+      llvm::errs() << "Suppressed " << Stats.errorsIgnored()
+                   << " findings (" << Stats.ErrorsIgnoredNOLINT << " NOLINT, "
+                   << Stats.ErrorsIgnoredNonUserCode << " in non-user code, "
+                   << Stats.ErrorsIgnoredLineFilter << " by line filter).\n";
+    if (FoundCompilerErrors && (Fix || FixNotes) && !FixErrors)
+      llvm::errs() << "Found compiler errors; fixes were NOT applied (use "
+                      "--fix-errors).\n";
+    if (WarningsAsErrorsCount)
+      llvm::errs() << WarningsAsErrorsCount << " warning"
+                   << (WarningsAsErrorsCount == 1 ? "" : "s")
+                   << " treated as error"
+                   << (WarningsAsErrorsCount == 1 ? "" : "s") << "\n";
+  }
+  if (AnalysisFailed)
+    return ExitAnalysisFailed;
+  if (WarningsAsErrorsCount)
+    return ExitFindingsAsErrors;
+  return ExitSuccess;
+}
