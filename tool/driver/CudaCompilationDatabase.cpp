@@ -1,6 +1,7 @@
 //===--- CudaCompilationDatabase.cpp - compile commands for CUDA files ----===//
 
 #include "tool/driver/CudaCompilationDatabase.h"
+#include "tool/compdb/NvccCommandLine.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -28,6 +29,20 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command) const {
   std::vector<std::string> &Args = Command.CommandLine;
   if (Args.empty())
     return;
+  // CMake writes nvcc command lines; clang needs its own spelling of them,
+  // and one device compilation, for the highest arch the build asks for.
+  if (compdb::isNvccCommand(Args)) {
+    compdb::TranslationOptions Options;
+    if (Settings.Toolkit)
+      Options.CudaPath = Settings.Toolkit->Path;
+    Options.DefaultArch = Settings.GpuArch;
+    compdb::TranslatedCommand Translated =
+        compdb::translateNvccCommand(Args, Command.Directory, Options);
+    Args = Translated.HighestArch.empty()
+               ? std::move(Translated.Arguments)
+               : compdb::restrictToGpuArch(Translated.Arguments,
+                                           Translated.HighestArch);
+  }
   // --extra-arg-before goes right after the driver, --extra-arg before the
   // file name, as clang-tidy places them.
   Args.insert(Args.begin() + 1, Settings.ExtraArgsBefore.begin(),

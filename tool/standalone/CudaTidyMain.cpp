@@ -11,6 +11,11 @@
 #include "tool/driver/CudaCompilationDatabase.h"
 #include "tool/driver/CudaToolkit.h"
 #include "tool/driver/ExitCodes.h"
+#include "tool/driver/Findings.h"
+#include "tool/driver/FixApplier.h"
+#include "tool/driver/Gates.h"
+#include "tool/driver/ParallelRun.h"
+#include "tool/driver/Reporters.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -120,6 +125,38 @@ static cl::opt<CudaPass> Pass(
                           "device code (default)"),
                clEnumValN(CudaPass::Host, "host", "host code")),
     cl::init(CudaPass::Device), cl::cat(Category));
+static cl::opt<OutputFormat> Format(
+    "format", cl::desc("Output format."),
+    cl::values(clEnumValN(OutputFormat::Text, "text",
+                          "clang's diagnostics with source excerpts (default)"),
+               clEnumValN(OutputFormat::Json, "json",
+                          "JSON (docs/output-formats.md)"),
+               clEnumValN(OutputFormat::Sarif, "sarif", "SARIF 2.1.0"),
+               clEnumValN(OutputFormat::GitHub, "github",
+                          "GitHub Actions annotations")),
+    cl::init(OutputFormat::Text), cl::cat(Category));
+static cl::opt<std::string>
+    OutputFile("output",
+               cl::desc("Write the json/sarif/github report to this file "
+                        "(written atomically) instead of standard output."),
+               cl::value_desc("filename"), cl::cat(Category));
+static cl::opt<std::string> Baseline(
+    "baseline",
+    cl::desc("Hide findings recorded in this baseline file; only new ones "
+             "are reported and gate the exit code."),
+    cl::value_desc("filename"), cl::cat(Category));
+static cl::opt<std::string> WriteBaseline(
+    "write-baseline",
+    cl::desc("Record every current finding in this baseline file."),
+    cl::value_desc("filename"), cl::cat(Category));
+static cl::opt<std::string> Diff(
+    "diff",
+    cl::desc("Report only findings on lines changed since this git ref; "
+             "'-' reads a unified diff from standard input."),
+    cl::value_desc("git-ref|-"), cl::cat(Category));
+static cl::opt<unsigned>
+    Jobs("j", cl::desc("Analyze this many files at once (default 1)."),
+         cl::init(1), cl::Prefix, cl::cat(Category));
 static cl::opt<bool> UseColor("use-color",
                               cl::desc("Use colors in diagnostics."),
                               cl::cat(Category));
@@ -341,17 +378,97 @@ int main(int Argc, const char **Argv) {
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmParsers();
 
-  ClangTidyContext Context(std::move(OptionsProvider), false, false, false);
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::SmallString<256> Root;
+  llvm::sys::fs::current_path(Root);
+
+  // Gates are read before the run, so a bad baseline or diff fails fast.
+  std::optional<llvm::StringSet<>> BaselineFingerprints;
+  if (!Baseline.empty()) {
+    auto Read = readBaseline(Baseline);
+    if (!Read) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << llvm::toString(Read.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    BaselineFingerprints = std::move(*Read);
+  }
+  std::optional<ChangedLines> Changed;
+  if (!Diff.empty()) {
+    std::string DiffText, DiffRoot = Root.str().str();
+    if (Diff == "-") {
+      auto Stdin = llvm::MemoryBuffer::getSTDIN();
+      if (!Stdin) {
+        llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+            << "cannot read a diff from standard input\n";
+        return ExitUsageError;
+      }
+      DiffText = (*Stdin)->getBuffer().str();
+    } else {
+      auto FromGit = gitDiffAgainst(Diff, Root);
+      if (!FromGit) {
+        llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+            << "--diff=" << Diff << ": " << llvm::toString(FromGit.takeError())
+            << "\n";
+        return ExitUsageError;
+      }
+      std::tie(DiffText, DiffRoot) = std::move(*FromGit);
+    }
+    auto Parsed = ChangedLines::fromUnifiedDiff(DiffText, DiffRoot);
+    if (!Parsed) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "--diff: " << llvm::toString(Parsed.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    Changed = std::move(*Parsed);
+  }
+
+  // A progress line for people watching a terminal; never in pipes or logs.
+  const bool ShowProgress =
+      Inputs.size() > 1 && llvm::sys::Process::StandardErrIsDisplayed();
+  auto Progress = [&](size_t Done, size_t Found) {
+    llvm::errs() << "\r[" << Done << "/" << Inputs.size() << " files] "
+                 << Found << " diagnostics" << (Done == Inputs.size() ? "\n" : "");
+  };
+  FileSnapshots Snapshots;
+  for (const std::string &Input : Inputs)
+    Snapshots.record(Input);
+  RunResult Run = runFiles(
+      Inputs, Compilations, [] { return createOptionsProvider(); }, Jobs,
+      FixNotes, ShowProgress ? std::function<void(size_t, size_t)>(Progress)
+                             : nullptr);
+
+  SourceLines Lines;
+  std::vector<Finding> AllFindings = toFindings(Run.Errors, Lines, Root);
+  if (!WriteBaseline.empty())
+    if (llvm::Error E = writeBaseline(WriteBaseline, AllFindings, Root)) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "cannot write baseline '" << WriteBaseline
+          << "': " << llvm::toString(std::move(E)) << "\n";
+      return ExitUsageError;
+    }
+
+  // Compiler errors always show: a gate must not hide a file it could not
+  // analyze.
   std::vector<ClangTidyError> Errors;
-  if (!Inputs.empty())
-    Errors = runClangTidy(Context, Compilations, Inputs, BaseFS, FixNotes,
-                          false, "", Quiet);
-  const bool FoundCompilerErrors =
-      llvm::any_of(Errors, [](const ClangTidyError &E) {
-        return E.DiagLevel == ClangTidyError::Error;
-      });
+  std::vector<Finding> Findings;
+  unsigned HiddenByBaseline = 0, HiddenByDiff = 0;
+  for (size_t I = 0; I < Run.Errors.size(); ++I) {
+    const Finding &F = AllFindings[I];
+    if (!F.IsCompilerError) {
+      if (BaselineFingerprints && BaselineFingerprints->contains(F.Fingerprint)) {
+        ++HiddenByBaseline;
+        continue;
+      }
+      if (Changed && !Changed->contains(F.Where.File, F.Where.Line)) {
+        ++HiddenByDiff;
+        continue;
+      }
+    }
+    Errors.push_back(std::move(Run.Errors[I]));
+    Findings.push_back(F);
+  }
+  const bool FoundCompilerErrors = llvm::any_of(
+      Findings, [](const Finding &F) { return F.IsCompilerError; });
   AnalysisFailed |= FoundCompilerErrors;
 
   FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
@@ -360,7 +477,51 @@ int main(int Argc, const char **Argv) {
   if (FoundCompilerErrors && !FixErrors)
     Behaviour = FB_NoFix;
   unsigned WarningsAsErrorsCount = 0;
-  handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  ClangTidyContext ReportContext(createOptionsProvider(), false, false, false);
+  // clang-tidy's handleErrors prints; fixes are ours to write (FixApplier
+  // keeps permissions, writes atomically, refuses a file changed meanwhile).
+  if (Format == OutputFormat::Text) {
+    handleErrors(Errors, ReportContext, FB_NoFix, WarningsAsErrorsCount,
+                 BaseFS);
+  } else {
+    WarningsAsErrorsCount = llvm::count_if(
+        Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
+    clang::tidy::cuda::driver::ReportContext Report;
+    Report.Root = Root.str().str();
+    Report.ToolVersion = CUDA_TIDY_VERSION;
+    auto Write = [&](llvm::raw_ostream &OS) {
+      if (Format == OutputFormat::Json)
+        writeJson(OS, Findings, Report);
+      else if (Format == OutputFormat::Sarif)
+        writeSarif(OS, Findings, Report);
+      else
+        writeGitHubAnnotations(OS, Findings, Report);
+    };
+    if (OutputFile.empty()) {
+      Write(llvm::outs());
+    } else if (llvm::Error E = llvm::writeToOutput(
+                   OutputFile, [&](llvm::raw_ostream &OS) {
+                     Write(OS);
+                     return llvm::Error::success();
+                   })) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "cannot write '" << OutputFile
+          << "': " << llvm::toString(std::move(E)) << "\n";
+      return ExitUsageError;
+    }
+  }
+  if (Behaviour != FB_NoFix) {
+    FixSummary Fixed =
+        applyFixes(Errors, Behaviour == FB_FixNotes, Snapshots, llvm::errs());
+    if (!Quiet && Fixed.Suggested)
+      llvm::errs() << "cuda-tidy applied " << Fixed.Applied << " of "
+                   << Fixed.Suggested << " suggested fixes"
+                   << (Fixed.Overlapping ? " (overlapping fixes skipped)" : "")
+                   << ".\n";
+    AnalysisFailed |= Fixed.FilesRefused > 0;
+  }
 
   if (!ExportFixes.empty()) {
     std::error_code EC;
@@ -374,12 +535,16 @@ int main(int Argc, const char **Argv) {
   }
 
   if (!Quiet) {
-    const ClangTidyStats &Stats = Context.getStats();
+    const ClangTidyStats &Stats = Run.Stats;
     if (Stats.errorsIgnored())
-      llvm::errs() << "Suppressed " << Stats.errorsIgnored()
-                   << " findings (" << Stats.ErrorsIgnoredNOLINT << " NOLINT, "
+      llvm::errs() << "Suppressed " << Stats.errorsIgnored() << " findings ("
+                   << Stats.ErrorsIgnoredNOLINT << " NOLINT, "
                    << Stats.ErrorsIgnoredNonUserCode << " in non-user code, "
                    << Stats.ErrorsIgnoredLineFilter << " by line filter).\n";
+    if (HiddenByBaseline)
+      llvm::errs() << HiddenByBaseline << " findings are in the baseline.\n";
+    if (HiddenByDiff)
+      llvm::errs() << HiddenByDiff << " findings are on unchanged lines.\n";
     if (FoundCompilerErrors && (Fix || FixNotes) && !FixErrors)
       llvm::errs() << "Found compiler errors; fixes were NOT applied (use "
                       "--fix-errors).\n";

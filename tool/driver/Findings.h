@@ -1,0 +1,78 @@
+//===--- Findings.h - findings as the driver's reporters see them ---------===//
+//
+// clang-tidy hands back ClangTidyError objects with file offsets. Reporters,
+// baselines and the changed-lines filter want lines, columns and a stable
+// fingerprint; this is that one conversion, done once per run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOL_DRIVER_FINDINGS_H
+#define CUDA_TIDY_TOOL_DRIVER_FINDINGS_H
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "llvm/ADT/StringMap.h"
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda::driver {
+
+struct SourcePoint {
+  std::string File; ///< As clang-tidy reported it (absolute).
+  unsigned Line = 0; ///< 1-based; 0 when the file could not be read.
+  unsigned Column = 0;
+};
+
+struct FindingNote {
+  SourcePoint Where;
+  std::string Message;
+};
+
+struct FindingFix {
+  std::string File;
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  std::string Replacement;
+  SourcePoint Begin, End;
+};
+
+struct Finding {
+  std::string Check;
+  enum class Severity { Warning, Error } Level = Severity::Warning;
+  bool IsCompilerError = false; ///< clang-diagnostic-error: not a finding.
+  SourcePoint Where;
+  std::string Message;
+  std::vector<FindingNote> Notes;
+  std::vector<FindingFix> Fixes;
+  /// Stable across unrelated edits: check, file (relative), the trimmed
+  /// text of the flagged line, and which occurrence of that triple it is.
+  std::string Fingerprint;
+};
+
+/// Maps file offsets to lines and columns, reading each file once.
+class SourceLines {
+public:
+  SourcePoint locate(llvm::StringRef File, unsigned Offset);
+  /// The text of a 1-based line, without its line break; empty if unknown.
+  llvm::StringRef lineText(llvm::StringRef File, unsigned Line);
+
+private:
+  struct FileLines {
+    std::string Text;
+    std::vector<unsigned> LineStarts;
+    bool Readable = false;
+  };
+  FileLines &load(llvm::StringRef File);
+  llvm::StringMap<FileLines> Files;
+};
+
+/// Converts clang-tidy's errors, in their order, and assigns fingerprints
+/// relative to \p Root (paths outside it keep their absolute form).
+std::vector<Finding> toFindings(const std::vector<ClangTidyError> &Errors,
+                                SourceLines &Lines, llvm::StringRef Root);
+
+/// \p Path relative to \p Root when it lies below it.
+std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root);
+
+} // namespace clang::tidy::cuda::driver
+
+#endif

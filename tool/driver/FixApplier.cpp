@@ -1,0 +1,141 @@
+//===--- FixApplier.cpp - applies fix-its without ever losing a file ------===//
+
+#include "tool/driver/FixApplier.h"
+
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include <map>
+
+namespace clang::tidy::cuda::driver {
+
+static std::optional<std::string> hashOfFile(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, false, false);
+  if (!Buffer)
+    return std::nullopt;
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
+      (*Buffer)->getBuffer())));
+}
+
+/// Snapshots are keyed by absolute, dot-free paths, as clang-tidy reports.
+static std::string canonicalPath(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, true);
+  return P.str().str();
+}
+
+void FileSnapshots::record(llvm::StringRef Path) {
+  if (auto Hash = hashOfFile(Path))
+    Hashes[canonicalPath(Path)] = *Hash;
+}
+
+bool FileSnapshots::changedSince(llvm::StringRef Path) const {
+  auto It = Hashes.find(canonicalPath(Path));
+  if (It == Hashes.end())
+    return false;
+  auto Now = hashOfFile(Path);
+  return !Now || *Now != It->second;
+}
+
+llvm::Error writeFileAtomically(llvm::StringRef Path,
+                                llvm::StringRef Contents) {
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status))
+    return llvm::createStringError(EC, "cannot stat '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  llvm::SmallString<256> Model(Path);
+  Model += ".cuda-tidy-%%%%%%%%.tmp";
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+          Model, FD, Temp, llvm::sys::fs::OF_None, Status.permissions()))
+    return llvm::createStringError(EC, "cannot write next to '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Contents;
+    OS.flush();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return llvm::createStringError(EC, "cannot write '%s': %s",
+                                     Temp.c_str(), EC.message().c_str());
+    }
+  }
+  // The umask may have narrowed the mode createUniqueFile asked for.
+  llvm::sys::fs::setPermissions(Temp, Status.permissions());
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+    llvm::sys::fs::remove(Temp);
+    return llvm::createStringError(EC, "cannot replace '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
+FixSummary applyFixes(llvm::ArrayRef<ClangTidyError> Errors, bool FromNotes,
+                      const FileSnapshots &Snapshots, llvm::raw_ostream &Log) {
+  FixSummary Summary;
+  std::map<std::string, tooling::Replacements> ByFile;
+  auto Take = [&](const llvm::StringMap<tooling::Replacements> &Fix) {
+    if (Fix.empty())
+      return;
+    ++Summary.Suggested;
+    // All of a finding's replacements go in, or none: half a fix can leave
+    // code that no longer compiles.
+    std::map<std::string, tooling::Replacements> Trial = ByFile;
+    for (const auto &Entry : Fix)
+      for (const tooling::Replacement &R : Entry.second)
+        if (llvm::Error E = Trial[R.getFilePath().str()].add(R)) {
+          llvm::consumeError(std::move(E));
+          ++Summary.Overlapping;
+          return;
+        }
+    ByFile = std::move(Trial);
+    ++Summary.Applied;
+  };
+  for (const ClangTidyError &Error : Errors) {
+    Take(Error.Message.Fix);
+    if (FromNotes)
+      for (const tooling::DiagnosticMessage &Note : Error.Notes)
+        Take(Note.Fix);
+  }
+  for (const auto &[Path, Replacements] : ByFile) {
+    if (Snapshots.changedSince(Path)) {
+      Log << "cuda-tidy: error: '" << Path
+          << "' changed since it was analyzed; its fixes were not written\n";
+      ++Summary.FilesRefused;
+      continue;
+    }
+    auto Buffer = llvm::MemoryBuffer::getFile(Path, false, false);
+    if (!Buffer) {
+      Log << "cuda-tidy: error: cannot read '" << Path
+          << "': " << Buffer.getError().message() << "\n";
+      ++Summary.FilesRefused;
+      continue;
+    }
+    auto Fixed =
+        tooling::applyAllReplacements((*Buffer)->getBuffer(), Replacements);
+    if (!Fixed) {
+      Log << "cuda-tidy: error: cannot apply fixes to '" << Path
+          << "': " << llvm::toString(Fixed.takeError()) << "\n";
+      ++Summary.FilesRefused;
+      continue;
+    }
+    if (*Fixed == (*Buffer)->getBuffer())
+      continue;
+    if (llvm::Error E = writeFileAtomically(Path, *Fixed)) {
+      Log << "cuda-tidy: error: " << llvm::toString(std::move(E)) << "\n";
+      ++Summary.FilesRefused;
+      continue;
+    }
+    ++Summary.FilesWritten;
+  }
+  return Summary;
+}
+
+} // namespace clang::tidy::cuda::driver

@@ -1,0 +1,48 @@
+//===--- FixApplier.h - applies fix-its without ever losing a file --------===//
+//
+// Each file is rewritten through a temporary file in the same folder and a
+// rename, keeps its permissions, and is left alone if it changed since it
+// was analyzed. Fixes that overlap another fix are skipped whole.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOL_DRIVER_FIXAPPLIER_H
+#define CUDA_TIDY_TOOL_DRIVER_FIXAPPLIER_H
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace clang::tidy::cuda::driver {
+
+/// What a file looked like when it was analyzed, to tell whether it changed
+/// before its fixes were written.
+class FileSnapshots {
+public:
+  void record(llvm::StringRef Path);
+  /// True when \p Path was recorded and its bytes differ now.
+  bool changedSince(llvm::StringRef Path) const;
+
+private:
+  llvm::StringMap<std::string> Hashes;
+};
+
+struct FixSummary {
+  unsigned Suggested = 0; ///< Findings that carried a fix.
+  unsigned Applied = 0;
+  unsigned Overlapping = 0;   ///< Skipped: they overlap an earlier fix.
+  unsigned FilesWritten = 0;
+  unsigned FilesRefused = 0;  ///< Changed since analysis, or unwritable.
+};
+
+/// Applies the fixes of \p Errors (and of their notes when \p FromNotes),
+/// reporting problems with file names on \p Log.
+FixSummary applyFixes(llvm::ArrayRef<ClangTidyError> Errors, bool FromNotes,
+                      const FileSnapshots &Snapshots, llvm::raw_ostream &Log);
+
+/// Writes \p Contents over \p Path atomically, keeping its permissions.
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
+
+} // namespace clang::tidy::cuda::driver
+
+#endif

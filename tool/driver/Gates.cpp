@@ -1,0 +1,171 @@
+//===--- Gates.cpp - which findings a CI gate or a pre-commit hook shows --===//
+
+#include "tool/driver/Gates.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include <map>
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+namespace clang::tidy::cuda::driver {
+
+llvm::Expected<llvm::StringSet<>> readBaseline(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(),
+                                   "cannot read baseline '%s': %s",
+                                   Path.str().c_str(),
+                                   Buffer.getError().message().c_str());
+  auto Parsed = llvm::json::parse((*Buffer)->getBuffer());
+  if (!Parsed)
+    return llvm::createStringError(
+        "baseline '%s' is not valid JSON: %s", Path.str().c_str(),
+        llvm::toString(Parsed.takeError()).c_str());
+  llvm::StringSet<> Fingerprints;
+  const llvm::json::Object *Root = Parsed->getAsObject();
+  const llvm::json::Array *Items =
+      Root ? Root->getArray("findings") : nullptr;
+  if (!Items)
+    return llvm::createStringError(
+        "baseline '%s' has no \"findings\" array", Path.str().c_str());
+  for (const llvm::json::Value &Item : *Items)
+    if (const llvm::json::Object *O = Item.getAsObject())
+      if (auto FP = O->getString("fingerprint"))
+        Fingerprints.insert(*FP);
+  return Fingerprints;
+}
+
+llvm::Error writeBaseline(llvm::StringRef Path,
+                          const std::vector<Finding> &Findings,
+                          llvm::StringRef Root) {
+  llvm::json::Array Items;
+  for (const Finding &F : Findings) {
+    if (F.IsCompilerError)
+      continue;
+    Items.push_back(llvm::json::Object{
+        {"fingerprint", F.Fingerprint},
+        {"check", F.Check},
+        {"file", relativeTo(F.Where.File, Root)},
+        {"line", F.Where.Line},
+        {"message", F.Message}});
+  }
+  llvm::json::Value Doc = llvm::json::Object{{"tool", "cuda-tidy"},
+                                             {"baselineVersion", 1},
+                                             {"findings", std::move(Items)}};
+  // Written beside the target and renamed over it: a reader never sees half
+  // a baseline.
+  return llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
+    OS << llvm::formatv("{0:2}", Doc) << "\n";
+    return llvm::Error::success();
+  });
+}
+
+llvm::Expected<ChangedLines>
+ChangedLines::fromUnifiedDiff(llvm::StringRef Diff, llvm::StringRef Root) {
+  ChangedLines Result;
+  std::string Current;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Diff.split(Lines, '\n');
+  unsigned LineNo = 0;
+  for (llvm::StringRef Line : Lines) {
+    ++LineNo;
+    if (Line.consume_front("+++ ")) {
+      Line = Line.split('\t').first.rtrim("\r");
+      if (Line == "/dev/null") {
+        Current.clear();
+        continue;
+      }
+      Line.consume_front("b/");
+      llvm::SmallString<256> Path(Line);
+      if (!llvm::sys::path::is_absolute(Path)) {
+        Path = Root;
+        llvm::sys::path::append(Path, Line);
+      }
+      llvm::sys::path::remove_dots(Path, true);
+      Current = Path.str().str();
+      Result.Ranges[Current];
+      continue;
+    }
+    if (!Line.starts_with("@@ ") || Current.empty())
+      continue;
+    // @@ -a,b +c,d @@: the new side starts at c and spans d lines (1 if
+    // omitted; 0 for a pure deletion).
+    size_t Plus = Line.find(" +");
+    if (Plus == llvm::StringRef::npos)
+      return llvm::createStringError("malformed hunk header at line %u of "
+                                     "the diff",
+                                     LineNo);
+    llvm::StringRef Spec = Line.substr(Plus + 2).split(' ').first;
+    auto [StartText, CountText] = Spec.split(',');
+    unsigned Start = 0, Count = 1;
+    if (StartText.getAsInteger(10, Start) ||
+        (!CountText.empty() && CountText.getAsInteger(10, Count)))
+      return llvm::createStringError("malformed hunk header at line %u of "
+                                     "the diff",
+                                     LineNo);
+    if (Count)
+      Result.Ranges[Current].push_back({Start, Start + Count - 1});
+  }
+  return Result;
+}
+
+bool ChangedLines::contains(llvm::StringRef AbsoluteFile, unsigned Line) const {
+  llvm::SmallString<256> Path(AbsoluteFile);
+  llvm::sys::path::remove_dots(Path, true);
+  auto It = Ranges.find(Path);
+  if (It == Ranges.end())
+    return false;
+  for (const auto &[First, Last] : It->second)
+    if (Line >= First && Line <= Last)
+      return true;
+  return false;
+}
+
+/// Runs git with \p Args in \p Directory; returns its standard output.
+static llvm::Expected<std::string> runGit(llvm::ArrayRef<llvm::StringRef> Args,
+                                          llvm::StringRef Directory) {
+  auto Git = llvm::sys::findProgramByName("git");
+  if (!Git)
+    return llvm::createStringError("--diff needs git on PATH");
+  llvm::SmallString<128> OutPath;
+  if (std::error_code EC =
+          llvm::sys::fs::createTemporaryFile("cuda-tidy-git", "out", OutPath))
+    return llvm::createStringError(EC, "cannot create a temporary file");
+  llvm::FileRemover Remover(OutPath);
+  std::vector<llvm::StringRef> Argv = {*Git, "-C", Directory};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt,
+                                                llvm::StringRef(OutPath),
+                                                std::nullopt};
+  std::string Message;
+  int Status = llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects,
+                                         0, 0, &Message);
+  if (Status != 0)
+    return llvm::createStringError("git %s failed (exit %d)%s",
+                                   Args.front().str().c_str(), Status,
+                                   Message.empty() ? "" : (": " + Message).c_str());
+  auto Buffer = llvm::MemoryBuffer::getFile(OutPath);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "cannot read git output");
+  return (*Buffer)->getBuffer().str();
+}
+
+llvm::Expected<std::pair<std::string, std::string>>
+gitDiffAgainst(llvm::StringRef Ref, llvm::StringRef Directory) {
+  auto Top = runGit({"rev-parse", "--show-toplevel"}, Directory);
+  if (!Top)
+    return Top.takeError();
+  auto Diff = runGit({"diff", "-U0", "--no-color", "--no-ext-diff",
+                      "--no-textconv", Ref, "--"},
+                     Directory);
+  if (!Diff)
+    return Diff.takeError();
+  return std::make_pair(std::move(*Diff),
+                        llvm::StringRef(*Top).trim().str());
+}
+
+} // namespace clang::tidy::cuda::driver

@@ -1,0 +1,75 @@
+//===--- ParallelRun.cpp - clang-tidy over many files, N at a time --------===//
+
+#include "tool/driver/ParallelRun.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <tuple>
+
+namespace clang::tidy::cuda::driver {
+
+static void addStats(ClangTidyStats &Sum, const ClangTidyStats &S) {
+  Sum.ErrorsDisplayed += S.ErrorsDisplayed;
+  Sum.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
+  Sum.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
+  Sum.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
+  Sum.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
+}
+
+RunResult runFiles(const std::vector<std::string> &Files,
+                   const tooling::CompilationDatabase &Compilations,
+                   const OptionsProviderFactory &MakeOptions, unsigned Jobs,
+                   bool FixNotes,
+                   const std::function<void(size_t, size_t)> &Progress) {
+  std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
+  std::vector<ClangTidyStats> StatsPerFile(Files.size());
+  std::atomic<size_t> Next{0};
+  std::mutex ProgressMutex;
+  size_t Done = 0, FindingsSoFar = 0;
+
+  auto Worker = [&] {
+    for (size_t I = Next++; I < Files.size(); I = Next++) {
+      ClangTidyContext Context(MakeOptions(), false, false, false);
+      llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+          new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+      PerFile[I] = runClangTidy(Context, Compilations, {Files[I]}, FS,
+                                FixNotes, false, "", /*Quiet=*/true);
+      StatsPerFile[I] = Context.getStats();
+      if (Progress) {
+        std::lock_guard<std::mutex> Lock(ProgressMutex);
+        FindingsSoFar += PerFile[I].size();
+        Progress(++Done, FindingsSoFar);
+      }
+    }
+  };
+  Jobs = std::max(1u, std::min<unsigned>(Jobs, Files.size()));
+  if (Jobs == 1) {
+    Worker();
+  } else {
+    std::vector<std::thread> Threads;
+    for (unsigned J = 0; J < Jobs; ++J)
+      Threads.emplace_back(Worker);
+    for (std::thread &T : Threads)
+      T.join();
+  }
+
+  RunResult Result;
+  // A header included by several files yields the same finding once per
+  // file; report it once, where the first file in input order saw it.
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    addStats(Result.Stats, StatsPerFile[I]);
+    for (ClangTidyError &Error : PerFile[I])
+      if (Seen.emplace(Error.DiagnosticName, Error.Message.FilePath,
+                       Error.Message.FileOffset, Error.Message.Message)
+              .second)
+        Result.Errors.push_back(std::move(Error));
+  }
+  return Result;
+}
+
+} // namespace clang::tidy::cuda::driver
