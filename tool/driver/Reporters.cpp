@@ -3,12 +3,30 @@
 #include "tool/driver/Reporters.h"
 #include "checks/CudaTidyModule.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 #include <set>
 
 namespace clang::tidy::cuda::driver {
+
+/// A path as an RFC 3986 URI reference: every byte outside the unreserved
+/// set and '/' is percent-encoded (spaces, quotes, '%', non-ASCII, ...).
+static std::string uriFromPath(llvm::StringRef Path) {
+  std::string Uri;
+  for (unsigned char C : Path) {
+    if (llvm::isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' ||
+        C == '/') {
+      Uri.push_back(static_cast<char>(C));
+      continue;
+    }
+    Uri += '%';
+    Uri += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
+    Uri += llvm::hexdigit(C & 15, /*LowerCase=*/false);
+  }
+  return Uri;
+}
 
 static const char *levelName(const Finding &F) {
   return F.Level == Finding::Severity::Error ? "error" : "warning";
@@ -73,7 +91,7 @@ static llvm::json::Object sarifLocation(const SourcePoint &P,
       {"physicalLocation",
        llvm::json::Object{
            {"artifactLocation",
-            llvm::json::Object{{"uri", relativeTo(P.File, Context.Root)},
+            llvm::json::Object{{"uri", uriFromPath(relativeTo(P.File, Context.Root))},
                                {"uriBaseId", "%SRCROOT%"}}},
            {"region", sarifRegion(P)}}}};
   if (!Message.empty())
@@ -81,33 +99,53 @@ static llvm::json::Object sarifLocation(const SourcePoint &P,
   return Location;
 }
 
+/// SARIF wants a rule's name to differ from its opaque id:
+/// cuda-group-by-value is named CudaGroupByValue.
+static std::string ruleDisplayName(llvm::StringRef Id) {
+  std::string Name;
+  bool Upper = true;
+  for (char C : Id) {
+    if (C == '-') {
+      Upper = true;
+      continue;
+    }
+    Name.push_back(Upper ? llvm::toUpper(C) : C);
+    Upper = false;
+  }
+  return Name;
+}
+
 void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                 const ReportContext &Context) {
   llvm::json::Array Rules;
   std::map<std::string, unsigned> RuleIndex;
+  auto AddRule = [&](llvm::StringRef Id, llvm::StringRef Summary,
+                     std::string HelpUri, std::string HelpText) {
+    RuleIndex[Id.str()] = Rules.size();
+    llvm::json::Object Rule{
+        {"id", Id},
+        {"name", ruleDisplayName(Id)},
+        {"shortDescription", llvm::json::Object{{"text", Summary}}},
+        {"fullDescription", llvm::json::Object{{"text", Summary}}},
+        {"help", llvm::json::Object{{"text", std::move(HelpText)}}},
+        {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}};
+    if (!HelpUri.empty())
+      Rule["helpUri"] = std::move(HelpUri);
+    Rules.push_back(std::move(Rule));
+  };
   for (const CheckDescription &Check : allCheckDescriptions()) {
-    RuleIndex[Check.Name.str()] = Rules.size();
     std::string Help = Context.DocsBaseUri + checkDocumentationPath(Check.Name);
-    Rules.push_back(llvm::json::Object{
-        {"id", Check.Name},
-        {"name", Check.Name},
-        {"shortDescription", llvm::json::Object{{"text", Check.Summary}}},
-        {"fullDescription", llvm::json::Object{{"text", Check.Summary}}},
-        {"helpUri", Help},
-        {"help", llvm::json::Object{{"text", "See " + Help}}},
-        {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}});
+    AddRule(Check.Name, Check.Summary, Help, "See " + Help);
   }
   llvm::json::Array Results;
   for (const Finding &F : Findings) {
     if (!RuleIndex.count(F.Check)) {
-      RuleIndex[F.Check] = Rules.size();
-      Rules.push_back(llvm::json::Object{
-          {"id", F.Check},
-          {"shortDescription",
-           llvm::json::Object{{"text", F.IsCompilerError
-                                           ? "the compiler could not parse "
-                                             "the file"
-                                           : F.Check}}}});
+      // Compiler diagnostics (clang-diagnostic-*) are no check of ours.
+      std::string Summary = F.IsCompilerError
+                                ? "the compiler could not parse the file"
+                                : "diagnostic " + F.Check;
+      AddRule(F.Check, Summary, "",
+              Summary + "; cuda-tidy analyzes only what compiles.");
     }
     llvm::json::Object Result{
         {"ruleId", F.Check},
@@ -131,7 +169,7 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
       // One SARIF fix per finding; its changes are grouped by file.
       std::map<std::string, llvm::json::Array> ByFile;
       for (const FindingFix &X : F.Fixes)
-        ByFile[relativeTo(X.File, Context.Root)].push_back(llvm::json::Object{
+        ByFile[uriFromPath(relativeTo(X.File, Context.Root))].push_back(llvm::json::Object{
             {"deletedRegion", sarifRegion(X.Begin, &X.End)},
             {"insertedContent", llvm::json::Object{{"text", X.Replacement}}}});
       llvm::json::Array Changes;
@@ -163,7 +201,7 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
            {"originalUriBaseIds",
             llvm::json::Object{
                 {"%SRCROOT%",
-                 llvm::json::Object{{"uri", "file://" + Context.Root + "/"}}}}},
+                 llvm::json::Object{{"uri", "file://" + uriFromPath(Context.Root) + "/"}}}}},
            {"results", std::move(Results)}}}}};
   OS << llvm::formatv("{0:2}", Log) << "\n";
 }
