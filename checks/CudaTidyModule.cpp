@@ -7,6 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/CudaTidyModule.h"
+#include "checks/DivergentBarrierCheck.h"
+#include "checks/DivergentGroupCreationCheck.h"
+#include "checks/FullWarpMaskCheck.h"
+#include "checks/GridSyncLaunchCheck.h"
 #include "checks/GroupByValueCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"

@@ -4,6 +4,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::cuda::analysis {
@@ -85,6 +86,30 @@ const char *groupKindSpelling(GroupKind Kind) {
     return "multi_grid_group";
   }
   return "group";
+}
+
+const char *gridSyncSpelling(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier())
+    return nullptr;
+  llvm::StringRef Name = Callee->getName();
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee)) {
+    if (groupKindOfRecord(Method->getParent()) != GroupKind::GridGroup)
+      return nullptr;
+    return llvm::StringSwitch<const char *>(Name)
+        .Case("sync", "grid_group::sync()")
+        .Case("barrier_arrive", "grid_group::barrier_arrive()")
+        .Case("barrier_wait", "grid_group::barrier_wait()")
+        .Default(nullptr);
+  }
+  // cooperative_groups::sync(g), a template that calls g.sync().
+  if (Name != "sync" || !isInCooperativeGroupsNamespace(Callee) ||
+      Call->getNumArgs() != 1)
+    return nullptr;
+  QualType Arg = Call->getArg(0)->getType().getNonReferenceType();
+  if (groupKindOfType(Arg) != GroupKind::GridGroup)
+    return nullptr;
+  return "cooperative_groups::sync(grid_group)";
 }
 
 } // namespace clang::tidy::cuda::analysis

@@ -15,6 +15,7 @@
 #include <optional>
 
 namespace clang {
+class CallExpr;
 class CXXRecordDecl;
 class Decl;
 } // namespace clang
@@ -46,6 +47,15 @@ std::optional<GroupKind> groupKindOfType(QualType Type);
 
 /// "thread_block", "thread_block_tile", ... for messages.
 const char *groupKindSpelling(GroupKind Kind);
+
+/// How a call that synchronizes the whole grid is spelled in messages
+/// ("grid_group::sync()", "grid_group::barrier_arrive()",
+/// "grid_group::barrier_wait()", "cooperative_groups::sync(grid_group)"), or
+/// nullptr when \p Call is not one. Such a call needs every block of the grid
+/// resident at once, which only a cooperative launch guarantees. A sync on
+/// the type-erased thread_group is not recognised: which group it holds is
+/// only known at run time.
+const char *gridSyncSpelling(const CallExpr *Call);
 
 } // namespace clang::tidy::cuda::analysis
 

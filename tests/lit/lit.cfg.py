@@ -26,6 +26,9 @@ for name, value in [
     ("CUDA_TIDY_TEST_CUDA_FLAGS", config.cuda_flags),
 ]:
     config.environment[name] = value
+# cuda-tidy's cache folder (docs/performance.md): in the build tree, not in
+# the home of whoever runs the tests.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache-home")
 for name in ["CUDA_TIDY_FRONT_ENDS", "HOME", "TMPDIR"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <mutex>
 #include <set>
-#include <thread>
+#include "llvm/Support/thread.h"
 #include <tuple>
 
 namespace clang::tidy::cuda::driver {
@@ -24,7 +24,10 @@ RunResult runFiles(const std::vector<std::string> &Files,
                    const tooling::CompilationDatabase &Compilations,
                    const OptionsProviderFactory &MakeOptions, unsigned Jobs,
                    bool FixNotes,
-                   const std::function<void(size_t, size_t)> &Progress) {
+                   const std::function<void(size_t, size_t)> &Progress,
+                   const RunCaches *Caches) {
+  if (Caches && Caches->Preambles)
+    Caches->Preambles->planRun(Files);
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
   std::atomic<size_t> Next{0};
@@ -36,9 +39,16 @@ RunResult runFiles(const std::vector<std::string> &Files,
       ClangTidyContext Context(MakeOptions(), false, false, false);
       llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
           new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
-      PerFile[I] = runClangTidy(Context, Compilations, {Files[I]}, FS,
-                                FixNotes, false, "", /*Quiet=*/true);
-      StatsPerFile[I] = Context.getStats();
+      if (Caches) {
+        FileRun Run = runFileWithCaches(Context, Compilations, Files[I], FS,
+                                        FixNotes, *Caches);
+        PerFile[I] = std::move(Run.Errors);
+        StatsPerFile[I] = Run.Stats;
+      } else {
+        PerFile[I] = runClangTidy(Context, Compilations, {Files[I]}, FS,
+                                  FixNotes, false, "", /*Quiet=*/true);
+        StatsPerFile[I] = Context.getStats();
+      }
       if (Progress) {
         std::lock_guard<std::mutex> Lock(ProgressMutex);
         FindingsSoFar += PerFile[I].size();
@@ -46,16 +56,17 @@ RunResult runFiles(const std::vector<std::string> &Files,
       }
     }
   };
+  // Every worker, -j 1 included, runs on a thread with a large stack: the
+  // AST matchers recurse once per nesting level, and 2,000 nested
+  // parentheses overflow the default 8 MB (clang-tidy itself crashes there).
+  // Only touched pages are committed, so the reservation costs nothing.
+  constexpr unsigned WorkerStackBytes = 512u << 20;
   Jobs = std::max(1u, std::min<unsigned>(Jobs, Files.size()));
-  if (Jobs == 1) {
-    Worker();
-  } else {
-    std::vector<std::thread> Threads;
-    for (unsigned J = 0; J < Jobs; ++J)
-      Threads.emplace_back(Worker);
-    for (std::thread &T : Threads)
-      T.join();
-  }
+  std::vector<llvm::thread> Threads;
+  for (unsigned J = 0; J < Jobs; ++J)
+    Threads.emplace_back(std::optional<unsigned>(WorkerStackBytes), Worker);
+  for (llvm::thread &T : Threads)
+    T.join();
 
   RunResult Result;
   // A header included by several files yields the same finding once per

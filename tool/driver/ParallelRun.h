@@ -9,6 +9,8 @@
 #ifndef CUDA_TIDY_TOOL_DRIVER_PARALLELRUN_H
 #define CUDA_TIDY_TOOL_DRIVER_PARALLELRUN_H
 
+#include "tool/driver/TidyRunner.h"
+
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -28,12 +30,15 @@ using OptionsProviderFactory =
 
 /// Runs the enabled checks on every file. \p Progress, if set, is called
 /// after each file with (files done, findings so far), from worker threads
-/// under a lock.
+/// under a lock. With \p Caches, files run through runFileWithCaches
+/// (preamble and result caches, --time-checks), else through clang-tidy's
+/// runClangTidy.
 RunResult runFiles(const std::vector<std::string> &Files,
                    const tooling::CompilationDatabase &Compilations,
                    const OptionsProviderFactory &MakeOptions, unsigned Jobs,
                    bool FixNotes,
-                   const std::function<void(size_t, size_t)> &Progress);
+                   const std::function<void(size_t, size_t)> &Progress,
+                   const RunCaches *Caches = nullptr);
 
 } // namespace clang::tidy::cuda::driver
 

@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/CudaTidyModule.h"
+#include "tool/compdb/NvccCommandLine.h"
+#include "tool/driver/CompilerLauncher.h"
+#include "tool/driver/ConfigValidation.h"
 #include "tool/driver/CudaCompilationDatabase.h"
 #include "tool/driver/CudaToolkit.h"
 #include "tool/driver/ExitCodes.h"
@@ -15,7 +18,10 @@
 #include "tool/driver/FixApplier.h"
 #include "tool/driver/Gates.h"
 #include "tool/driver/ParallelRun.h"
+#include "tool/driver/ProjectConfig.h"
+#include "tool/driver/ProjectIndex.h"
 #include "tool/driver/Reporters.h"
+#include "tool/driver/TidyRunner.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -25,12 +31,14 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <set>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -154,12 +162,39 @@ static cl::opt<std::string> Diff(
     cl::desc("Report only findings on lines changed since this git ref; "
              "'-' reads a unified diff from standard input."),
     cl::value_desc("git-ref|-"), cl::cat(Category));
+static cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("K/N: analyze only the K-th of N equal shares of the files "
+             "(1 <= K <= N), to split a compile database over CI jobs."),
+    cl::value_desc("K/N"), cl::cat(Category));
 static cl::opt<unsigned>
     Jobs("j", cl::desc("Analyze this many files at once (default 1)."),
          cl::init(1), cl::Prefix, cl::cat(Category));
 static cl::opt<bool> UseColor("use-color",
                               cl::desc("Use colors in diagnostics."),
                               cl::cat(Category));
+static cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Keep precompiled CUDA headers and per-file results in this "
+             "folder (default: $XDG_CACHE_HOME/cuda-tidy, else "
+             "~/.cache/cuda-tidy)."),
+    cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool>
+    NoCache("no-cache",
+            cl::desc("Use no cache folder: parse and analyze every file."),
+            cl::cat(Category));
+static cl::opt<bool> TimeChecks(
+    "time-checks",
+    cl::desc("Print, per file, the run's time and the checks' part of it "
+             "(the parse excluded); results are not replayed."),
+    cl::Hidden, cl::cat(Category));
+static cl::opt<bool> NoPreamble(
+    "no-preamble",
+    cl::desc("Parse every file's headers (no precompiled preamble)."),
+    cl::Hidden, cl::cat(Category));
+static cl::opt<bool> CacheStats("cache-stats",
+                                cl::desc("Print the cache counters."),
+                                cl::Hidden, cl::cat(Category));
 
 #ifndef CUDA_TIDY_CLANG_RESOURCE_DIR
 #define CUDA_TIDY_CLANG_RESOURCE_DIR ""
@@ -184,6 +219,11 @@ takeFlagsAfterDoubleDash(int &Argc, const char **Argv) {
   return std::nullopt;
 }
 
+/// The CheckOptions of the project's .cuda-tidy.yaml, read once in main()
+/// before any options provider is made; .clang-tidy files and --config can
+/// still override them.
+static ClangTidyOptions::OptionMap ProjectCheckOptions;
+
 static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   ClangTidyGlobalOptions GlobalOptions;
   if (std::error_code Err = parseLineFilter(LineFilter, GlobalOptions)) {
@@ -197,6 +237,7 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   Defaults.HeaderFilterRegex = HeaderFilter;
   Defaults.SystemHeaders = SystemHeaders;
   Defaults.User = llvm::sys::Process::GetEnv("USER");
+  Defaults.CheckOptions = ProjectCheckOptions;
 
   ClangTidyOptions Overrides;
   if (Checks.getNumOccurrences())
@@ -257,6 +298,18 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
     if (!llvm::sys::fs::is_directory(BuildPath))
       return llvm::createStringError("cannot load a compile database from '" +
                                      BuildPath + "': no such directory");
+    // clang's loader reads the file as YAML and skips what it cannot
+    // understand; a truncated or malformed database must be an error.
+    llvm::SmallString<256> JsonPath(BuildPath);
+    llvm::sys::path::append(JsonPath, "compile_commands.json");
+    if (auto Text = llvm::MemoryBuffer::getFile(JsonPath)) {
+      auto Parsed = llvm::json::parse((*Text)->getBuffer());
+      if (!Parsed)
+        return llvm::createStringError(
+            "cannot load a compile database from '" + BuildPath + "': " +
+            JsonPath.str() + " is not valid JSON: " +
+            llvm::toString(Parsed.takeError()));
+    }
     auto Database =
         tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
     if (!Database)
@@ -273,6 +326,10 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
 
 int main(int Argc, const char **Argv) {
   llvm::InitLLVM Init(Argc, Argv);
+  if (auto Launcher = parseLauncherInvocation(llvm::ArrayRef(Argv, Argc)))
+    return runAsCompilerLauncher(
+        *Launcher, llvm::sys::fs::getMainExecutable(
+                       Argv[0], reinterpret_cast<void *>(&printVersion)));
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
   std::optional<std::vector<std::string>> FlagsAfterDoubleDash =
@@ -286,10 +343,51 @@ int main(int Argc, const char **Argv) {
           &llvm::errs()))
     return ExitUsageError;
 
+  // .cuda-tidy.yaml, the nearest one above the first input (or here).
+  std::optional<ProjectConfig> ProjectSettings;
+  {
+    llvm::SmallString<256> Start(".");
+    if (!SourcePaths.empty())
+      Start = llvm::sys::path::parent_path(SourcePaths.front());
+    if (Start.empty())
+      Start = ".";
+    llvm::sys::fs::make_absolute(Start);
+    llvm::sys::path::remove_dots(Start, true);
+    auto Found = findProjectConfig(Start);
+    if (!Found) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << llvm::toString(Found.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    ProjectSettings = std::move(*Found);
+    if (ProjectSettings) {
+      ProjectCheckOptions = ProjectSettings->checkOptions();
+      if (Baseline.empty() && !ProjectSettings->Baseline.empty()) {
+        llvm::SmallString<256> B(
+            llvm::sys::path::parent_path(ProjectSettings->Path));
+        llvm::sys::path::append(B, ProjectSettings->Baseline);
+        if (llvm::sys::fs::exists(B))
+          Baseline = std::string(B);
+      }
+    }
+  }
+
   std::unique_ptr<ClangTidyOptionsProvider> OptionsProvider =
       createOptionsProvider();
   if (!OptionsProvider)
     return ExitUsageError;
+
+  // A broken .clang-tidy stops the run (clang-tidy would warn and go on
+  // without it); so does a clang-tidy-config diagnostic after it.
+  {
+    ChecksAndOptions Known = getAllChecksAndOptions(false, false);
+    std::vector<std::string> Where(SourcePaths.begin(), SourcePaths.end());
+    if (Where.empty())
+      Where.push_back("dummy.cu");
+    if (validateClangTidyFiles(Where, Known.Checks, Known.Options,
+                               llvm::errs()))
+      return ExitUsageError;
+  }
 
   llvm::SmallString<256> FirstFile(SourcePaths.empty() ? "dummy.cu"
                                                        : SourcePaths.front());
@@ -305,9 +403,15 @@ int main(int Argc, const char **Argv) {
     return ExitSuccess;
   }
   if (DumpConfig) {
+    const ClangTidyOptions::OptionMap Configured = Effective.CheckOptions;
     Effective.CheckOptions = getCheckOptions(Effective, false, false);
     ClangTidyOptions ToDump = ClangTidyOptions::getDefaults().merge(Effective, 0);
     filterCheckOptions(ToDump, EnabledChecks);
+    // Global options (no check prefix) are read by the shared analysis;
+    // clang-tidy's filter drops them, so they are put back.
+    for (const auto &[Key, Value] : Configured)
+      if (!llvm::StringRef(Key).contains('.'))
+        ToDump.CheckOptions.insert_or_assign(Key, Value);
     llvm::outs() << configurationAsText(ToDump) << "\n";
     return ExitSuccess;
   }
@@ -316,11 +420,56 @@ int main(int Argc, const char **Argv) {
         << "no checks enabled (see --checks and --list-checks)\n";
     return ExitUsageError;
   }
+  // With -p and no files: every CUDA file the compile database knows.
+  if (SourcePaths.empty() && !BuildPath.empty()) {
+    auto Loaded = loadProjectDatabase("");
+    if (!Loaded) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << llvm::toString(Loaded.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    std::vector<std::string> All = (*Loaded)->getAllFiles();
+    llvm::sort(All);
+    for (const std::string &File : All)
+      if (isCudaSourcePath(File) ||
+          llvm::any_of((*Loaded)->getCompileCommands(File),
+                       [](const tooling::CompileCommand &C) {
+                         return clang::tidy::cuda::compdb::isNvccCommand(C.CommandLine) ||
+                                llvm::is_contained(C.CommandLine, "cuda");
+                       }))
+        SourcePaths.push_back(File);
+  }
   if (SourcePaths.empty()) {
     llvm::WithColor::error(llvm::errs(), "cuda-tidy")
         << "no input files (usage: cuda-tidy [options] <file>... [-- "
            "<compile flags>])\n";
     return ExitUsageError;
+  }
+  if (!Shard.empty()) {
+    unsigned K = 0, N = 0;
+    auto [KText, NText] = llvm::StringRef(Shard).split('/');
+    if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N) || N == 0 ||
+        K == 0 || K > N) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "--shard takes K/N with 1 <= K <= N, not '" << Shard << "'\n";
+      return ExitUsageError;
+    }
+    // Shares are taken over the sorted list, so every job agrees on them
+    // whatever order the files were given in.
+    std::vector<std::string> Sorted(SourcePaths.begin(), SourcePaths.end());
+    llvm::sort(Sorted);
+    std::set<std::string> Mine;
+    for (size_t I = K - 1; I < Sorted.size(); I += N)
+      Mine.insert(Sorted[I]);
+    std::vector<std::string> Kept;
+    for (const std::string &Path : SourcePaths)
+      if (Mine.count(Path))
+        Kept.push_back(Path);
+    SourcePaths.clear();
+    for (std::string &Path : Kept)
+      SourcePaths.push_back(Path);
+    if (SourcePaths.empty())
+      return ExitSuccess;
   }
 
   CommandSettings Settings;
@@ -362,8 +511,29 @@ int main(int Argc, const char **Argv) {
   bool AnalysisFailed = false;
   std::vector<std::string> Inputs;
   for (const std::string &Path : SourcePaths) {
+    if (ProjectSettings) {
+      llvm::SmallString<256> Absolute(Path);
+      llvm::sys::fs::make_absolute(Absolute);
+      llvm::sys::path::remove_dots(Absolute, true);
+      if (ProjectSettings->isExcluded(Absolute))
+        continue;
+    }
     if (llvm::sys::fs::is_regular_file(Path)) {
-      Inputs.push_back(Path);
+      // clang's tool aborts the whole process when it cannot enter a
+      // command's directory; refuse that one file instead.
+      std::string BadDirectory;
+      for (const tooling::CompileCommand &Command :
+           Compilations.getCompileCommands(Path))
+        if (!llvm::sys::fs::is_directory(Command.Directory))
+          BadDirectory = Command.Directory;
+      if (BadDirectory.empty()) {
+        Inputs.push_back(Path);
+        continue;
+      }
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "cannot analyze '" << Path << "': the directory of its compile "
+          << "command, '" << BadDirectory << "', does not exist\n";
+      AnalysisFailed = true;
       continue;
     }
     llvm::WithColor::error(llvm::errs(), "cuda-tidy")
@@ -432,11 +602,28 @@ int main(int Argc, const char **Argv) {
   FileSnapshots Snapshots;
   for (const std::string &Input : Inputs)
     Snapshots.record(Input);
+  // cuda-grid-sync-launch across files: each file records the kernels it
+  // defines and launches; the join reports at the launch.
+  ProjectIndex Index;
+  // Preambles and results (docs/performance.md).
+  CacheSession Cache(!NoCache, CacheDir, !NoPreamble, TimeChecks);
+  if (!Cache.problem().empty())
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+        << Cache.problem() << "\n";
   RunResult Run = runFiles(
-      Inputs, Compilations, [] { return createOptionsProvider(); }, Jobs,
+      Inputs, Compilations,
+      [&] { return Index.withIndexOption(createOptionsProvider()); }, Jobs,
       FixNotes, ShowProgress ? std::function<void(size_t, size_t)>(Progress)
-                             : nullptr);
+                             : nullptr,
+      Cache.caches());
+  Cache.finish(CacheStats);
+  llvm::append_range(Run.Errors,
+                     Index.report(createOptionsProvider(), Run.Stats));
 
+  for (const std::string &File : Compilations.filesWithoutProjectCommand())
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+        << "the compile database has no command for '" << File
+        << "'; analyzed with the default CUDA flags\n";
   SourceLines Lines;
   std::vector<Finding> AllFindings = toFindings(Run.Errors, Lines, Root);
   if (!WriteBaseline.empty())
@@ -554,6 +741,17 @@ int main(int Argc, const char **Argv) {
                    << " treated as error"
                    << (WarningsAsErrorsCount == 1 ? "" : "s") << "\n";
   }
+  // An option value of the wrong type is reported by clang-tidy as a
+  // clang-tidy-config warning when the check reads it: a configuration error.
+  bool ConfigurationError = false;
+  for (const Finding &F : Findings) {
+    if (F.Check != "clang-tidy-config")
+      continue;
+    ConfigurationError = true;
+    locateConfigurationProblem(Inputs, F.Message, llvm::errs());
+  }
+  if (ConfigurationError)
+    return ExitUsageError;
   if (AnalysisFailed)
     return ExitAnalysisFailed;
   if (WarningsAsErrorsCount)

@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""cuda-tidy's benchmark: one command, every number measured in the same run.
+
+  bench/run.py [--build build] [--reps 3] [--files N] [--sizes 1000,2000,...]
+               [--skip-scaling] [--skip-jobs] [--json out.json] [--write-doc]
+
+Per file of bench/corpus (median of --reps runs each, tools interleaved so a
+change of machine load hits them alike):
+  floor     clang++-22 -fsyntax-only --cuda-device-only, cuda-tidy's flags
+  plugin    clang-tidy-22 --load=build/lib/libCudaTidyPlugin.so, same flags
+  cold      cuda-tidy --no-cache (no folder; nothing reused)
+  first     cuda-tidy with an empty cache folder (builds the preamble)
+  warm-pch  cuda-tidy, preamble in the folder, result not replayed
+            (--time-checks turns replay off)
+  warm      cuda-tidy, folder filled: the result is replayed
+with peak RSS of each (wait4's ru_maxrss). Then the generated kernels of
+growing size (bench/gen_kernels.py): the checks' time with the parse left
+out (--time-checks), and its ratio per doubling; -j 2 against -j 1 over
+the corpus; and a re-lint of the unchanged corpus against a cold lint.
+
+The targets of issue 7 are printed next to the values, PASS or MISS. Timings
+are never asserted anywhere else (no timed tests). The machine is shared:
+the load average at the start and the end is printed with the numbers.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import gen_kernels  # noqa: E402
+
+CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+FLAGS = ["--cuda-path=" + CUDA, "-Wno-unknown-cuda-version", "-isystem",
+         os.path.join(CUDA, "include", "cccl"), "--cuda-gpu-arch=sm_90",
+         "--cuda-device-only"]
+
+
+def measure(cmd):
+    """(seconds, peak RSS in MiB, exit code, stderr) of one process."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return seconds, usage.ru_maxrss / 1024.0, proc.returncode, err.read().decode(errors="replace")
+
+
+def first_line(cmd):
+    try:
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True).stdout
+        lines = [l for l in out.splitlines() if l.strip()]
+        return lines[0].strip() if lines else "?"
+    except OSError:
+        return "not found"
+
+
+def machine():
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = "?"
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal"):
+                mem = "%.1f GiB" % (int(line.split()[1]) / 1024.0 / 1024.0)
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem,
+            "system": " ".join(platform.uname()[0:3:2])}
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def ratio(a, b):
+    return a / b if b else float("nan")
+
+
+class Bench:
+    def __init__(self, args):
+        build = os.path.abspath(args.build)
+        self.cuda_tidy = os.path.join(build, "bin", "cuda-tidy")
+        self.plugin = os.path.join(build, "lib", "libCudaTidyPlugin.so")
+        self.clang = shutil.which("clang++-22") or "clang++-22"
+        self.clang_tidy = shutil.which("clang-tidy-22") or "clang-tidy-22"
+        self.args = args
+        self.scratch = tempfile.mkdtemp(prefix="cuda-tidy-bench-")
+        # Snapshots: a rebuild of build/ during the run (the build folder is
+        # shared) must not change the tool, or its cache keys, halfway.
+        for attr in ("cuda_tidy", "plugin"):
+            copy = os.path.join(self.scratch, os.path.basename(getattr(self, attr)))
+            shutil.copy2(getattr(self, attr), copy)
+            setattr(self, attr, copy)
+        self.results = {}
+        self.lines = []
+
+    def say(self, text=""):
+        print(text, flush=True)
+        self.lines.append(text)
+
+    # The tools, one command each.
+    def floor(self, f):
+        return [self.clang, "-x", "cuda"] + FLAGS + ["-fsyntax-only", f]
+
+    def plugin_cmd(self, f):
+        return [self.clang_tidy, "--load=" + self.plugin, "--checks=-*,cuda-*",
+                "--quiet", f, "--", "-x", "cuda"] + FLAGS
+
+    def tidy(self, files, *extra):
+        return [self.cuda_tidy, "--quiet"] + list(extra) + list(files) + ["--"]
+
+    def per_file(self, files):
+        reps = self.args.reps
+        warm_dir = os.path.join(self.scratch, "warm")
+        first_dir = os.path.join(self.scratch, "first")
+        # Fill the folder the warm runs read.
+        for f in files:
+            measure(self.tidy([f], "--cache-dir=" + warm_dir))
+        tools = [
+            ("floor", self.floor),
+            ("plugin", self.plugin_cmd),
+            ("cold", lambda f: self.tidy([f], "--no-cache")),
+            ("first", lambda f: self.tidy([f], "--cache-dir=" + first_dir)),
+            ("warm-pch", lambda f: self.tidy([f], "--cache-dir=" + warm_dir, "--time-checks")),
+            ("warm", lambda f: self.tidy([f], "--cache-dir=" + warm_dir)),
+        ]
+        samples = {(name, f): [] for name, _ in tools for f in files}
+        failed = set()
+        for rep in range(reps):
+            for f in files:
+                for name, make in tools:
+                    if name == "first":
+                        shutil.rmtree(first_dir, ignore_errors=True)
+                    seconds, rss, code, err = measure(make(f))
+                    if code != 0 and (name, f) not in failed:
+                        failed.add((name, f))
+                        sys.stderr.write("note: %s on %s exited %d\n" % (name, f, code))
+                    samples[(name, f)].append((seconds, rss))
+            sys.stderr.write("  per-file: rep %d of %d done\n" % (rep + 1, reps))
+        table = {}
+        for f in files:
+            table[f] = {name: {"seconds": median([s for s, _ in samples[(name, f)]]),
+                               "rss_mib": median([r for _, r in samples[(name, f)]])}
+                        for name, _ in tools}
+        self.results["per_file"] = table
+        names = [n for n, _ in tools]
+        self.say("## Per file (%d files, median of %d runs each)" % (len(files), reps))
+        self.say("")
+        self.say("| file | " + " | ".join(names) + " | cold/floor | warm-pch/floor | warm/floor |")
+        self.say("|---" * (len(names) + 4) + "|")
+        for f in files:
+            row = table[f]
+            fl = row["floor"]["seconds"]
+            self.say("| %s | %s | %.2f | %.2f | %.3f |" % (
+                os.path.basename(f),
+                " | ".join("%.2f s" % row[n]["seconds"] for n in names),
+                ratio(row["cold"]["seconds"], fl), ratio(row["warm-pch"]["seconds"], fl),
+                ratio(row["warm"]["seconds"], fl)))
+        self.say("")
+        summary = {}
+        for n in names:
+            summary[n] = {
+                "median_seconds": median([table[f][n]["seconds"] for f in files]),
+                "median_rss_mib": median([table[f][n]["rss_mib"] for f in files]),
+                "median_ratio_to_floor": median([ratio(table[f][n]["seconds"], table[f]["floor"]["seconds"]) for f in files]),
+                "median_rss_ratio_to_floor": median([ratio(table[f][n]["rss_mib"], table[f]["floor"]["rss_mib"]) for f in files]),
+            }
+        self.results["per_file_summary"] = summary
+        self.say("| tool | median time | median time / floor | median peak RSS | RSS / floor |")
+        self.say("|---|---|---|---|---|")
+        for n in names:
+            s = summary[n]
+            self.say("| %s | %.2f s | %.3f | %.0f MiB | %.2f |" % (
+                n, s["median_seconds"], s["median_ratio_to_floor"], s["median_rss_mib"],
+                s["median_rss_ratio_to_floor"]))
+        self.say("")
+
+    def scaling(self):
+        sizes = [int(s) for s in self.args.sizes.split(",")]
+        gen_dir = os.path.join(self.scratch, "generated")
+        paths = gen_kernels.generate(gen_dir, sizes)
+        empty = os.path.join(gen_dir, "empty.cu")
+        with open(empty, "w") as f:
+            f.write("#include <cuda_runtime.h>\n\n__global__ void empty(float *Out) {}\n")
+
+        def checks_time(path):
+            values, totals = [], []
+            for _ in range(self.args.scaling_reps):
+                seconds, _, _, err = measure(self.tidy([path], "--no-cache", "--time-checks"))
+                m = re.search(r"total ([0-9.]+) s, checks ([0-9.]+) s", err)
+                if m:
+                    totals.append(float(m.group(1)))
+                    values.append(float(m.group(2)))
+            return median(values), median(totals)
+
+        base, base_total = checks_time(empty)
+        self.say("## Scaling: the checks' time, parse excluded (--time-checks; median of %d)"
+                 % self.args.scaling_reps)
+        self.say("")
+        self.say("An empty kernel costs %.3f s of checks (the matchers walk the CUDA headers' "
+                 "declarations too); 'net' is the time above that." % base)
+        self.say("")
+        self.say("| kernel | statements | whole run | checks | net | net ratio to the half size |")
+        self.say("|---|---|---|---|---|---|")
+        scaling = {"empty_checks_seconds": base}
+        for family in gen_kernels.GENERATORS:
+            previous = None
+            rows = []
+            for n in sizes:
+                checks, total = checks_time(paths[(family, n)])
+                net = max(checks - base, 1e-4)
+                r = ratio(net, previous) if previous else None
+                rows.append({"statements": n, "checks": checks, "net": net, "total": total,
+                             "ratio": r})
+                self.say("| %s | %d | %.2f s | %.3f s | %.3f s | %s |" % (
+                    family, n, total, checks, net, "%.2f" % r if r else "-"))
+                previous = net
+            scaling[family] = rows
+        self.say("")
+        self.results["scaling"] = scaling
+
+    def jobs_and_relint(self, files):
+        one = [measure(self.tidy(files, "--no-cache", "-j", "1")) for _ in range(self.args.jobs_reps)]
+        two = [measure(self.tidy(files, "--no-cache", "-j", "2")) for _ in range(self.args.jobs_reps)]
+        relint_dir = os.path.join(self.scratch, "relint")
+        first = measure(self.tidy(files, "--cache-dir=" + relint_dir, "-j", "1"))
+        again = [measure(self.tidy(files, "--cache-dir=" + relint_dir, "-j", "1"))
+                 for _ in range(self.args.jobs_reps)]
+        t1, t2 = median([m[0] for m in one]), median([m[0] for m in two])
+        r1, r2 = median([m[1] for m in one]), median([m[1] for m in two])
+        warm = median([m[0] for m in again])
+        self.results["jobs"] = {"j1_seconds": t1, "j2_seconds": t2, "speedup": ratio(t1, t2),
+                                "j1_rss_mib": r1, "j2_rss_mib": r2}
+        self.results["relint"] = {"cold_seconds": t1, "first_with_folder_seconds": first[0],
+                                  "warm_seconds": warm, "speedup": ratio(t1, warm)}
+        self.say("## The corpus in one process (%d files, --no-cache, median of %d)"
+                 % (len(files), self.args.jobs_reps))
+        self.say("")
+        self.say("| run | time | peak RSS |")
+        self.say("|---|---|---|")
+        self.say("| -j 1 | %.1f s | %.0f MiB |" % (t1, r1))
+        self.say("| -j 2 | %.1f s | %.0f MiB (%.0f MiB per worker) |" % (t2, r2, r2 / 2))
+        self.say("| first lint, empty folder, -j 1 | %.1f s | %.0f MiB |" % (first[0], first[1]))
+        self.say("| re-lint, unchanged corpus, -j 1 | %.2f s | %.0f MiB |" % (warm, median([m[1] for m in again])))
+        self.say("")
+
+    def targets(self):
+        rows = []
+        s = self.results.get("per_file_summary")
+        if s:
+            rows.append(("warm cuda-tidy (preamble) / floor, median per file", "<= 0.25",
+                         s["warm-pch"]["median_ratio_to_floor"], s["warm-pch"]["median_ratio_to_floor"] <= 0.25))
+            rows.append(("warm cuda-tidy (result replayed) / floor, median per file", "<= 0.25",
+                         s["warm"]["median_ratio_to_floor"], s["warm"]["median_ratio_to_floor"] <= 0.25))
+            rows.append(("cold cuda-tidy / floor, median per file", "<= 1.15",
+                         s["cold"]["median_ratio_to_floor"], s["cold"]["median_ratio_to_floor"] <= 1.15))
+            rows.append(("plugin / floor, median per file (no target)", "-",
+                         s["plugin"]["median_ratio_to_floor"], None))
+            rows.append(("peak RSS of cold cuda-tidy / floor's, median per file", "<= 1.2",
+                         s["cold"]["median_rss_ratio_to_floor"], s["cold"]["median_rss_ratio_to_floor"] <= 1.2))
+        sc = self.results.get("scaling")
+        if sc:
+            worst = max(r["ratio"] for fam in gen_kernels.GENERATORS for r in sc[fam] if r["ratio"])
+            rows.append(("checks' time ratio per doubling, worst step (net)", "<= 2.3", worst, worst <= 2.3))
+            biggest = max(r["statements"] for r in sc["straight"])
+            slowest = max(r["net"] for fam in gen_kernels.GENERATORS for r in sc[fam] if r["statements"] == biggest)
+            rows.append(("checks' time of the %dk kernels, slowest family (net)" % (biggest // 1000), "< 0.5 s",
+                         slowest, slowest < 0.5))
+        j = self.results.get("jobs")
+        if j:
+            rows.append(("-j 2 / -j 1 speed-up over the corpus", ">= 1.7", j["speedup"], j["speedup"] >= 1.7))
+            if s:
+                per_worker = j["j2_rss_mib"] / 2 / s["floor"]["median_rss_mib"]
+                rows.append(("peak RSS per -j 2 worker / floor's", "<= 1.2", per_worker, per_worker <= 1.2))
+            rl = self.results["relint"]
+            rows.append(("re-lint of the unchanged corpus, cold / warm", ">= 20", rl["speedup"], rl["speedup"] >= 20))
+        self.say("## Targets (issue 7)")
+        self.say("")
+        self.say("| target | wanted | measured | |")
+        self.say("|---|---|---|---|")
+        for name, wanted, value, ok in rows:
+            self.say("| %s | %s | %.3f | %s |" % (name, wanted, value,
+                                                 "-" if ok is None else ("PASS" if ok else "MISS")))
+        self.say("")
+        self.results["targets"] = [{"target": n, "wanted": w, "measured": v, "pass": ok}
+                                   for n, w, v, ok in rows]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--corpus", default=os.path.join(HERE, "corpus"))
+    parser.add_argument("--reps", type=int, default=3, help="runs per file and tool")
+    parser.add_argument("--files", type=int, default=0, help="only the first N corpus files")
+    parser.add_argument("--sizes", default="1000,2000,4000,8000,16000")
+    parser.add_argument("--scaling-reps", type=int, default=3)
+    parser.add_argument("--jobs-reps", type=int, default=1)
+    parser.add_argument("--skip-per-file", action="store_true")
+    parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--skip-jobs", action="store_true")
+    parser.add_argument("--json", help="write every number here")
+    parser.add_argument("--write-doc", action="store_true",
+                        help="replace the results in docs/performance.md")
+    args = parser.parse_args()
+
+    bench = Bench(args)
+    files = sorted(os.path.join(args.corpus, f) for f in os.listdir(args.corpus) if f.endswith(".cu"))
+    if args.files:
+        files = files[:args.files]
+    start_load = os.getloadavg()
+    started = datetime.datetime.now()
+    info = machine()
+    bench.results["machine"] = info
+    bench.results["versions"] = {
+        "clang++": first_line([bench.clang, "--version"]),
+        "clang-tidy": [l for l in subprocess.run([bench.clang_tidy, "--version"], stdout=subprocess.PIPE,
+                                                  universal_newlines=True).stdout.splitlines() if "version" in l][0].strip(),
+        "cuda-tidy": first_line([bench.cuda_tidy, "--version"]),
+        "nvcc": [l for l in subprocess.run(["nvcc", "--version"], stdout=subprocess.PIPE,
+                                            universal_newlines=True).stdout.splitlines() if "release" in l][-1].strip()
+        if shutil.which("nvcc") else "not found",
+    }
+    command = "bench/run.py " + " ".join(sys.argv[1:])
+    bench.say("# cuda-tidy benchmark, %s" % started.strftime("%Y-%m-%d %H:%M"))
+    bench.say("")
+    bench.say("- command: `%s`" % command.strip())
+    bench.say("- machine: %s, %s cores, %s, %s" % (info["cpu"], info["cores"], info["memory"], info["system"]))
+    for k, v in bench.results["versions"].items():
+        bench.say("- %s: %s" % (k, v))
+    bench.say("- load average at the start: %.2f %.2f %.2f" % start_load)
+    bench.say("")
+    try:
+        if not args.skip_per_file:
+            bench.per_file(files)
+        if not args.skip_scaling:
+            bench.scaling()
+        if not args.skip_jobs:
+            bench.jobs_and_relint(files)
+        end_load = os.getloadavg()
+        bench.say("- load average at the end: %.2f %.2f %.2f; wall time of the benchmark: %.0f s"
+                  % (end_load + ((datetime.datetime.now() - started).total_seconds(),)))
+        bench.say("")
+        bench.results["load_average"] = {"start": start_load, "end": end_load}
+        bench.targets()
+    finally:
+        shutil.rmtree(bench.scratch, ignore_errors=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(bench.results, f, indent=1)
+    if args.write_doc:
+        doc = os.path.join(ROOT, "docs", "performance.md")
+        text = open(doc).read()
+        begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+        if begin in text and end in text:
+            head, rest = text.split(begin, 1)
+            _, tail = rest.split(end, 1)
+            body = "\n".join(bench.lines).replace("# cuda-tidy benchmark", "### Run of")
+            body = re.sub(r"^## ", "#### ", body, flags=re.M)
+            with open(doc, "w") as f:
+                f.write(head + begin + "\n" + body + "\n" + end + tail)
+        else:
+            sys.stderr.write("docs/performance.md has no bench markers; not written\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+//===--- DivergenceNotes.cpp - how warp/group checks explain divergence ---===//
+
+#include "checks/DivergenceNotes.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::cuda {
+
+using analysis::DivergenceKind;
+using analysis::Level;
+using analysis::OriginKind;
+
+bool isDeviceCode(const FunctionDecl *FD) {
+  if (FD->hasAttr<CUDAGlobalAttr>() || FD->hasAttr<CUDADeviceAttr>())
+    return true;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(FD))
+    return Method->getParent() && Method->getParent()->isLambda();
+  return false;
+}
+
+std::string levelName(Level L) {
+  if (L.isTile() && L != Level::warp())
+    return "tile of " + std::to_string(1u << L.tileLog2Value()) + " threads";
+  return analysis::scopeName(L.scope()).str();
+}
+
+std::string quoteSource(const Stmt *S, const ASTContext &Ctx,
+                        llvm::StringRef Fallback, size_t MaxLength) {
+  if (!S)
+    return Fallback.str();
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(S->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (Range.isInvalid())
+    return Fallback.str();
+  llvm::StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+  std::string OneLine;
+  bool Space = false;
+  for (char C : Text) {
+    if (C == '\n' || C == '\r' || C == '\t' || C == ' ') {
+      Space = !OneLine.empty();
+      continue;
+    }
+    if (Space)
+      OneLine += ' ';
+    Space = false;
+    OneLine += C;
+  }
+  if (OneLine.empty() || OneLine.size() > MaxLength)
+    return Fallback.str();
+  return OneLine;
+}
+
+static std::string calleeName(const Stmt *S) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      return FD->getNameAsString();
+  return "the call";
+}
+
+std::string calleeDisplayName(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee))
+    if (Method->getParent() && Method->getParent()->isLambda()) {
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+        if (const auto *Ref =
+                dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+          return Ref->getDecl()->getNameAsString();
+      return "lambda";
+    }
+  return Callee ? Callee->getNameAsString() : "the callee";
+}
+
+static const char *jumpName(const Stmt *Jump) {
+  if (isa<ReturnStmt>(Jump))
+    return "return";
+  if (isa<BreakStmt>(Jump))
+    return "break";
+  if (isa<ContinueStmt>(Jump))
+    return "continue";
+  if (isa<CXXThrowExpr>(Jump))
+    return "throw";
+  return "goto";
+}
+
+static bool contains(const Stmt *Outer, const Stmt *Inner,
+                     const SourceManager &SM) {
+  if (!Outer || !Inner)
+    return false;
+  SourceRange O = Outer->getSourceRange();
+  SourceRange I = Inner->getSourceRange();
+  return !SM.isBeforeInTranslationUnit(I.getBegin(), O.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(O.getEnd(), I.getEnd());
+}
+
+void explainDivergence(ClangTidyCheck &Check,
+                       const analysis::DivergenceReason &Reason,
+                       llvm::StringRef Within, llvm::StringRef Skipped,
+                       const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Reason.Condition)
+    Check.diag(Reason.Condition->getBeginLoc(),
+               "this condition is not uniform across the %0",
+               DiagnosticIDs::Note)
+        << Within;
+  if (Reason.Exit)
+    Check.diag(Reason.Exit->getBeginLoc(),
+               "threads that take this '%0' skip %1", DiagnosticIDs::Note)
+        << jumpName(Reason.Exit) << Skipped;
+
+  const analysis::ValueOrigin &Origin = Reason.Origin;
+  std::string Source;
+  switch (Origin.Kind) {
+  case OriginKind::HardwareIndex:
+  case OriginKind::Intrinsic:
+    Source = "'" +
+             quoteSource(Origin.Where, Ctx, calleeName(Origin.Where) + "()") +
+             "'";
+    break;
+  case OriginKind::AtomicResult:
+  case OriginKind::CallResult:
+    Source = "the result of '" + calleeName(Origin.Where) + "'";
+    break;
+  default:
+    break;
+  }
+
+  if (const ValueDecl *Via = Reason.Via) {
+    auto Note = [&](llvm::StringRef Message) {
+      return Check.diag(Via->getLocation(), Message, DiagnosticIDs::Note)
+             << Via->getName();
+    };
+    switch (Origin.Kind) {
+    case OriginKind::HardwareIndex:
+    case OriginKind::Intrinsic:
+    case OriginKind::AtomicResult:
+    case OriginKind::CallResult:
+      Note("'%0' depends on %1") << Source;
+      return;
+    case OriginKind::VolatileLoad:
+      Note("'%0' depends on a volatile load");
+      return;
+    case OriginKind::SharedMemory:
+      Note("'%0' is loaded from shared memory, which each block has its own "
+           "copy of");
+      return;
+    case OriginKind::SyncDivergence:
+      Note("'%0' is assigned under a condition that is not uniform across "
+           "the %1")
+          << Within;
+      return;
+    case OriginKind::TemporalDivergence:
+      Note("'%0' is updated in a loop whose exit is not uniform across the "
+           "%1")
+          << Within;
+      return;
+    case OriginKind::InlineAsm:
+      Note("'%0' is written by inline assembly");
+      return;
+    default:
+      Note("'%0' is not uniform across the %1") << Within;
+      return;
+    }
+  }
+  if (!Source.empty() && Origin.Where &&
+      !contains(Reason.Condition, Origin.Where, SM))
+    Check.diag(Origin.Where->getBeginLoc(), "%0 is not uniform across the %1",
+               DiagnosticIDs::Note)
+        << Source << Within;
+}
+
+llvm::StringRef missingThreads(DivergenceKind Kind, llvm::StringRef Who) {
+  // Who is "lanes" or "threads"; the phrases are fixed strings so that the
+  // result can be streamed into a diagnostic without owning storage.
+  bool Lanes = Who == "lanes";
+  switch (Kind) {
+  case DivergenceKind::Branch:
+  case DivergenceKind::Switch:
+    return Lanes ? "lanes that skipped this branch"
+                 : "threads that skipped this branch";
+  case DivergenceKind::EarlyExit:
+  case DivergenceKind::Goto:
+    return Lanes ? "lanes that left early" : "threads that left early";
+  case DivergenceKind::LoopTripCount:
+    return Lanes ? "lanes that left the loop" : "threads that left the loop";
+  case DivergenceKind::ViaCall:
+    return Lanes ? "lanes that did not make the call"
+                 : "threads that did not make the call";
+  }
+  return Lanes ? "lanes that skipped this branch"
+               : "threads that skipped this branch";
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,59 @@
+//===--- DivergentBarrierCheck.h - cuda-divergent-barrier -------*- C++ -*-===//
+//
+// Flags block-, cluster- and grid-scope barriers reached under control flow
+// that diverges at the barrier's scope, directly or through a call to a
+// function that executes such a barrier. The CUDA Programming Guide:
+// __syncthreads() is allowed in conditional code only if the condition
+// evaluates identically across the entire thread block.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_DIVERGENTBARRIERCHECK_H
+#define CUDA_TIDY_CHECKS_DIVERGENTBARRIERCHECK_H
+
+#include "checks/analysis/DivergenceAnalysis.h"
+#include "checks/analysis/Uniformity.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+class DivergentBarrierCheck : public ClangTidyCheck {
+public:
+  DivergentBarrierCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override { Reported.clear(); }
+
+private:
+  /// The notes that explain a reason: the condition, the jump that skips
+  /// the barrier, and where the non-uniform value came from.
+  void explainReason(const analysis::DivergenceReason &Reason,
+                     analysis::Scope Within, const ASTContext &Ctx);
+  /// The same, for a group named \p Within ("tile of 16 threads") and a
+  /// call named \p Skipped in the jump's note ("the collective").
+  void explainReason(const analysis::DivergenceReason &Reason,
+                     llvm::StringRef Within, llvm::StringRef Skipped,
+                     const ASTContext &Ctx);
+  /// Tile- and block-scope collectives other than barriers (tile.sync(),
+  /// tile.shfl*(), cg::reduce(tile, ...), ...): reported when reached under
+  /// control flow that diverges within their group. True if \p Call is one.
+  bool checkGroupCollective(const CallExpr *Call,
+                            const analysis::FunctionDivergence &D,
+                            const ASTContext &Ctx);
+
+  /// blockDim.x is a multiple of 32: threadIdx.y and .z are warp-uniform.
+  const bool AssumeBlockDimXMultipleOf32;
+  /// Locations already reported: a template is checked once per
+  /// instantiation, a barrier is reported once.
+  llvm::DenseSet<unsigned> Reported;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,470 @@
+//===--- FullWarpMaskCheck.cpp - cuda-full-warp-mask ----------------------===//
+
+#include "checks/FullWarpMaskCheck.h"
+#include "checks/DivergenceNotes.h"
+#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/CudaBuiltins.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+using analysis::AnalysisManager;
+using analysis::DivergenceKind;
+using analysis::DivergenceReason;
+using analysis::FunctionDivergence;
+using analysis::Level;
+
+namespace {
+
+/// How deep the search for full-mask sites follows calls.
+constexpr unsigned MaxCallDepth = 4;
+/// How many sites a function's summary keeps.
+constexpr size_t MaxSites = 8;
+
+/// The warp-synchronous intrinsics whose first argument is a lane mask, as
+/// CUDA 13's headers and clang 22's CUDA wrappers declare them: overloaded
+/// functions at global scope (__shfl*_sync per value type, __match_*_sync,
+/// __reduce_*_sync for int and unsigned), never members.
+bool isMaskedWarpIntrinsic(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier() || isa<CXXMethodDecl>(FD) ||
+      FD->getNumParams() == 0)
+    return false;
+  if (!FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  if (!FD->getParamDecl(0)->getType()->isIntegerType())
+    return false;
+  return llvm::StringSwitch<bool>(FD->getName())
+      .Cases({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+              "__shfl_xor_sync"},
+             true)
+      .Cases({"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync"}, true)
+      .Cases({"__match_any_sync", "__match_all_sync", "__syncwarp"}, true)
+      .Cases({"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+              "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"},
+             true)
+      .Default(false);
+}
+
+llvm::APSInt convertTo(llvm::APSInt V, QualType To, const ASTContext &Ctx) {
+  V = V.extOrTrunc(Ctx.getIntWidth(To));
+  V.setIsUnsigned(To->isUnsignedIntegerOrEnumerationType());
+  return V;
+}
+
+/// Folds the value of a mask expression: a constant expression (literals,
+/// macros, const and constexpr variables, UINT_MAX, casts), or a local of
+/// \p FD initialised to one and never changed afterwards.
+class MaskEvaluator {
+public:
+  MaskEvaluator(const FunctionDecl *FD, ASTContext &Ctx) : FD(FD), Ctx(Ctx) {}
+
+  std::optional<llvm::APSInt> value(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 8)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (E->isValueDependent() || E->isTypeDependent() ||
+        !E->getType()->isIntegerType())
+      return std::nullopt;
+    Expr::EvalResult Result;
+    if (E->EvaluateAsInt(Result, Ctx))
+      return Result.Val.getInt();
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      switch (Cast->getCastKind()) {
+      case CK_IntegralCast:
+      case CK_NoOp:
+      case CK_LValueToRValue:
+        if (auto V = value(Cast->getSubExpr(), Depth + 1))
+          return convertTo(*V, E->getType(), Ctx);
+        return std::nullopt;
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || isa<ParmVarDecl>(Var) || !Var->isLocalVarDecl() ||
+          Var->getType()->isReferenceType() || !Var->getInit() ||
+          Var->getParentFunctionOrMethod() != FD || isMutated(Var))
+        return std::nullopt;
+      if (auto V = value(Var->getInit(), Depth + 1))
+        return convertTo(*V, Var->getType(), Ctx);
+    }
+    return std::nullopt;
+  }
+
+private:
+  bool isMutated(const VarDecl *Var) {
+    const Stmt *Body = FD->getBody();
+    if (!Body)
+      return true;
+    if (!Analyzer)
+      Analyzer.emplace(*Body, Ctx);
+    return Analyzer->isMutated(Var);
+  }
+
+  const FunctionDecl *FD;
+  ASTContext &Ctx;
+  std::optional<ExprMutationAnalyzer> Analyzer;
+};
+
+/// Lanes that returned from the kernel have exited, and the Guide's
+/// contract for the *_sync intrinsics concerns only the non-exited lanes
+/// named in the mask: a vote, __syncwarp or a match after such a `return`
+/// is well defined. A shuffle is not: it reads the value of an exited lane.
+bool exitedLanesAreFine(const DivergenceReason &Reason, const FunctionDecl *FD,
+                        llvm::StringRef Intrinsic) {
+  if (Intrinsic.starts_with("__shfl"))
+    return false;
+  return Reason.Kind == DivergenceKind::EarlyExit && Reason.Exit &&
+         isa<ReturnStmt>(Reason.Exit) && FD->hasAttr<CUDAGlobalAttr>() &&
+         Reason.Function == FD;
+}
+
+/// Whether \p Call passes a mask that names all 32 lanes, and how.
+std::optional<FullWarpMaskCheck::MaskSite>
+fullMaskSite(const CallExpr *Call, const FunctionDecl *FD,
+             MaskEvaluator &Evaluator) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!isMaskedWarpIntrinsic(Callee) || Call->getNumArgs() == 0)
+    return std::nullopt;
+  FullWarpMaskCheck::MaskSite Site;
+  Site.Call = Call;
+  Site.Function = FD;
+  Site.Intrinsic = Callee->getNameAsString();
+  const Expr *Mask = Call->getArg(0);
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Mask)) {
+    Site.DefaultMask = true;
+    Mask = Default->getExpr();
+  }
+  std::optional<llvm::APSInt> V = Evaluator.value(Mask);
+  if (!V)
+    return std::nullopt;
+  // The parameter is a 32-bit unsigned; the argument expression includes the
+  // conversion to it, so a wider constant has been narrowed already.
+  if (V->getBitWidth() < 32 || !V->trunc(32).isAllOnes())
+    return std::nullopt;
+  if (!Site.DefaultMask)
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Mask->IgnoreParenCasts()))
+      Site.Variable = dyn_cast<VarDecl>(Ref->getDecl());
+  return Site;
+}
+
+/// Where a finding about \p Site is reported: the mask as written (the
+/// macro's name when it comes from one), or the call for a default mask.
+SourceLocation reportLocation(const FullWarpMaskCheck::MaskSite &Site,
+                              const SourceManager &SM) {
+  SourceLocation Loc = Site.DefaultMask ? beginOf(Site.Call)
+                                        : Site.Call->getArg(0)->getBeginLoc();
+  return SM.getExpansionLoc(Loc);
+}
+
+} // namespace
+
+FullWarpMaskCheck::FullWarpMaskCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      ReportConvergent(Options.get("ReportConvergent", true)),
+      AssumeBlockDimXMultipleOf32(
+          Options.getLocalOrGlobal("AssumeBlockDimXMultipleOf32", false)) {}
+
+void FullWarpMaskCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ReportConvergent", ReportConvergent);
+  Options.store(Opts, "AssumeBlockDimXMultipleOf32",
+                AssumeBlockDimXMultipleOf32);
+}
+
+void FullWarpMaskCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+          .bind("function"),
+      this);
+}
+
+void FullWarpMaskCheck::onStartOfTranslationUnit() {
+  Findings.clear();
+  DirectSites.clear();
+  ReachedSites.clear();
+  NextOrder = 0;
+  Ctx = nullptr;
+}
+
+/// The manager for the current TU and options.
+static AnalysisManager &managerFor(ASTContext &Ctx, bool AssumeRows) {
+  analysis::AnalysisOptions Opts;
+  Opts.AssumeBlockDimXMultipleOf32 = AssumeRows;
+  return AnalysisManager::forContext(Ctx, Opts);
+}
+
+const std::vector<FullWarpMaskCheck::MaskSite> &
+FullWarpMaskCheck::sitesReachedFrom(const FunctionDecl *FD, unsigned Depth) {
+  static const std::vector<MaskSite> None;
+  if (!Ctx || !FD)
+    return None;
+  if (const FunctionDecl *Def = FD->getDefinition())
+    FD = Def;
+  auto Found = ReachedSites.find(FD);
+  if (Found != ReachedSites.end())
+    return Found->second;
+  // Functions in system headers (CUDA's, CUB's) are trusted; and the
+  // placeholder stops recursion.
+  ReachedSites[FD] = {};
+  if (Ctx->getSourceManager().isInSystemHeader(FD->getLocation()) ||
+      FD->isDependentContext())
+    return ReachedSites[FD];
+
+  AnalysisManager &Manager = managerFor(*Ctx, AssumeBlockDimXMultipleOf32);
+  const FunctionDivergence *D = Manager.divergence(FD);
+  if (!D || !D->isAnalyzed())
+    return ReachedSites[FD];
+
+  std::vector<MaskSite> Sites;
+  MaskEvaluator Evaluator(FD, *Ctx);
+  for (const CallExpr *Call : D->calls()) {
+    if (Sites.size() >= MaxSites)
+      break;
+    if (!D->isReachable(Call))
+      continue;
+    if (std::optional<MaskSite> Site = fullMaskSite(Call, FD, Evaluator)) {
+      Site->DivergesOnItsOwn = D->divergenceAt(Call, Level::warp()).has_value();
+      Sites.push_back(*Site);
+      continue;
+    }
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || Depth >= MaxCallDepth || isMaskedWarpIntrinsic(Callee) ||
+        analysis::knownResultModel(Call, AssumeBlockDimXMultipleOf32))
+      continue;
+    std::vector<MaskSite> Nested = sitesReachedFrom(Callee, Depth + 1);
+    for (const MaskSite &S : Nested)
+      if (Sites.size() < MaxSites)
+        Sites.push_back(S);
+  }
+  std::vector<MaskSite> &Slot = ReachedSites[FD];
+  Slot = std::move(Sites);
+  return Slot;
+}
+
+void FullWarpMaskCheck::record(Pending P) {
+  unsigned Key = P.Loc.getRawEncoding();
+  auto It = Findings.find(Key);
+  if (It == Findings.end()) {
+    P.Order = NextOrder++;
+    Findings.try_emplace(Key, std::move(P));
+    return;
+  }
+  // A divergent verdict (from another instantiation) replaces a
+  // convergent one; otherwise the first stays.
+  if (It->second.K == Pending::Convergent && P.K != Pending::Convergent) {
+    P.Order = It->second.Order;
+    It->second = std::move(P);
+  }
+}
+
+void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!Function || Function->isDependentContext() || !Function->getBody() ||
+      !isDeviceCode(Function))
+    return;
+  Ctx = Result.Context;
+  const SourceManager &SM = Ctx->getSourceManager();
+  AnalysisManager &Manager = managerFor(*Ctx, AssumeBlockDimXMultipleOf32);
+  const FunctionDivergence *D = Manager.divergence(Function);
+  if (!D || !D->isAnalyzed())
+    return;
+
+  MaskEvaluator Evaluator(Function, *Ctx);
+  for (const CallExpr *Call : D->calls()) {
+    if (!D->isReachable(Call))
+      continue;
+
+    // A full mask at this call.
+    if (isMaskedWarpIntrinsic(Call->getDirectCallee())) {
+      std::optional<MaskSite> Site = fullMaskSite(Call, Function, Evaluator);
+      if (!Site)
+        continue;
+      Pending P;
+      P.Loc = reportLocation(*Site, SM);
+      P.Site = *Site;
+      if (SM.isInSystemHeader(P.Loc))
+        continue;
+      std::optional<DivergenceReason> Reason =
+          D->divergenceAt(Call, Level::warp());
+      if (Reason && !exitedLanesAreFine(*Reason, Function, Site->Intrinsic)) {
+        P.K = Pending::Divergent;
+        P.Reason = Reason;
+        P.Site.DivergesOnItsOwn = true;
+        record(std::move(P));
+      } else if (ReportConvergent) {
+        P.K = Pending::Convergent;
+        record(std::move(P));
+      }
+      continue;
+    }
+
+    // A call that reaches a full mask in a callee.
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee ||
+        analysis::knownResultModel(Call, AssumeBlockDimXMultipleOf32))
+      continue;
+    const std::vector<MaskSite> Sites = sitesReachedFrom(Callee, 1);
+    const FunctionDecl *CalleeDef =
+        Callee->getDefinition() ? Callee->getDefinition() : Callee;
+    SourceLocation Loc = SM.getExpansionLoc(beginOf(Call));
+    if (SM.isInSystemHeader(Loc))
+      continue;
+
+    // Sites that diverge inside their own function are reported there.
+    std::optional<DivergenceReason> Reason =
+        D->divergenceAt(Call, Level::warp());
+    if (Reason) {
+      auto Candidate = llvm::find_if(Sites, [&](const MaskSite &S) {
+        return !S.DivergesOnItsOwn &&
+               !exitedLanesAreFine(*Reason, Function, S.Intrinsic);
+      });
+      if (Candidate == Sites.end())
+        continue;
+      Pending P;
+      P.K = Pending::ViaCall;
+      P.Loc = Loc;
+      P.Site = *Candidate;
+      P.Reason = Reason;
+      P.Call = Call;
+      record(std::move(P));
+      continue;
+    }
+
+    // Divergence inside the callee, because of what this call passes.
+    const FunctionDivergence *CalleeD = Manager.divergence(CalleeDef);
+    if (!CalleeD || !CalleeD->isAnalyzed())
+      continue;
+    auto Inputs = [&](unsigned Symbol) {
+      return D->symbolValueAtCall(Call, Symbol);
+    };
+    for (const MaskSite &S : Sites) {
+      if (S.DivergesOnItsOwn || S.Function != CalleeDef)
+        continue;
+      std::optional<DivergenceReason> Inner =
+          CalleeD->divergenceAt(S.Call, Level::warp(), Inputs);
+      if (!Inner)
+        continue;
+      Pending P;
+      P.K = Pending::ViaCall;
+      P.Loc = Loc;
+      P.Site = S;
+      P.Reason = Inner;
+      P.ThroughArgument = true;
+      P.Call = Call;
+      // The argument that carries the non-uniform value: the first
+      // parameter the diverging condition depends on.
+      uint64_t Symbols = Inner->Condition
+                             ? CalleeD->uniformityOf(Inner->Condition).symbols()
+                             : Inner->ConditionUniformity.symbols();
+      bool PlainCall =
+          !isa<CXXMemberCallExpr>(Call) && !isa<CXXOperatorCallExpr>(Call);
+      for (unsigned I = 0; PlainCall && I < Call->getNumArgs() && I < 32; ++I)
+        if (Symbols & (static_cast<uint64_t>(1) << I)) {
+          const Expr *Arg = Call->getArg(I);
+          if (!isa<CXXDefaultArgExpr>(Arg) &&
+              !D->uniformityOf(Arg).isUniformAt(Level::warp())) {
+            P.Argument = Arg;
+            break;
+          }
+        }
+      record(std::move(P));
+      break;
+    }
+  }
+}
+
+void FullWarpMaskCheck::emit(const Pending &P) {
+  const MaskSite &Site = P.Site;
+  // Divergent and ViaCall findings always carry their reason.
+  const DivergenceReason *Reason = P.Reason ? &*P.Reason : nullptr;
+  if (P.K != Pending::Convergent && !Reason)
+    return;
+  llvm::StringRef MaskWords =
+      Site.DefaultMask ? "its default full warp mask" : "a full warp mask";
+  auto VariableNote = [&] {
+    if (Site.Variable)
+      diag(Site.Variable->getLocation(), "'%0' holds a full warp mask",
+           DiagnosticIDs::Note)
+          << Site.Variable->getName();
+  };
+
+  switch (P.K) {
+  case Pending::Convergent:
+    diag(P.Loc, "'%0' is called with %1, which assumes the whole warp is "
+                "converged here; a cooperative-groups tile "
+                "(cg::tiled_partition<32>(block) with cg::reduce or "
+                "tile.shfl_down) carries its own membership")
+        << Site.Intrinsic << MaskWords;
+    VariableNote();
+    return;
+  case Pending::Divergent:
+    diag(P.Loc, "'%0' is called with %1 under control flow that diverges "
+                "within the warp (%2): %3 are named in the mask")
+        << Site.Intrinsic << MaskWords
+        << analysis::divergenceKindName(Reason->Kind)
+        << missingThreads(Reason->Kind, "lanes");
+    explainDivergence(*this, *Reason, "warp", "the call", *Ctx);
+    VariableNote();
+    return;
+  case Pending::ViaCall: {
+    const DivergenceReason &R = *Reason;
+    diag(P.Loc, "call to '%0' reaches '%1' with %2 under control flow that "
+                "diverges within the warp (%3): %4 are named in the mask")
+        << calleeDisplayName(P.Call) << Site.Intrinsic << MaskWords
+        << analysis::divergenceKindName(
+               P.ThroughArgument ? DivergenceKind::ViaCall : R.Kind)
+        << missingThreads(R.Kind, "lanes");
+    if (P.ThroughArgument) {
+      if (P.Argument)
+        diag(P.Argument->getBeginLoc(),
+             "this argument is not uniform across the warp",
+             DiagnosticIDs::Note);
+      if (R.Condition)
+        diag(R.Condition->getBeginLoc(), "this condition in '%0' depends on it",
+             DiagnosticIDs::Note)
+            << (R.Function ? R.Function->getNameAsString()
+                           : calleeDisplayName(P.Call));
+    } else {
+      explainDivergence(*this, R, "warp", "the call", *Ctx);
+    }
+    diag(reportLocation(Site, Ctx->getSourceManager()),
+         "'%0' is called here with %1", DiagnosticIDs::Note)
+        << Site.Intrinsic << MaskWords;
+    return;
+  }
+  }
+}
+
+void FullWarpMaskCheck::onEndOfTranslationUnit() {
+  if (!Ctx)
+    return;
+  std::vector<const Pending *> Ordered;
+  Ordered.reserve(Findings.size());
+  for (const auto &Entry : Findings)
+    Ordered.push_back(&Entry.second);
+  const SourceManager &SM = Ctx->getSourceManager();
+  std::sort(Ordered.begin(), Ordered.end(),
+            [&](const Pending *A, const Pending *B) {
+              if (A->Loc != B->Loc)
+                return SM.isBeforeInTranslationUnit(A->Loc, B->Loc);
+              return A->Order < B->Order;
+            });
+  for (const Pending *P : Ordered)
+    emit(*P);
+  Findings.clear();
+}
+
+} // namespace clang::tidy::cuda

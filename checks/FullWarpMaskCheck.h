@@ -1,0 +1,91 @@
+//===--- FullWarpMaskCheck.h - cuda-full-warp-mask --------------*- C++ -*-===//
+//
+// Flags a hardcoded mask naming all 32 lanes (0xffffffff and every other
+// spelling of it) in a warp-synchronous intrinsic. The CUDA Programming
+// Guide: each thread named in the mask must execute the same intrinsic with
+// the same mask, or the result is undefined. Under control flow that
+// diverges within the warp this is a definite bug (the lanes that skipped the
+// branch are named in the mask); elsewhere the mask assumes the whole warp is
+// converged, which a cooperative-groups tile would state instead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_FULLWARPMASKCHECK_H
+#define CUDA_TIDY_CHECKS_FULLWARPMASKCHECK_H
+
+#include "checks/analysis/DivergenceAnalysis.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+class FullWarpMaskCheck : public ClangTidyCheck {
+public:
+  FullWarpMaskCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+  void onEndOfTranslationUnit() override;
+
+  /// A warp intrinsic called with a hardcoded full mask.
+  struct MaskSite {
+    const CallExpr *Call = nullptr;
+    const FunctionDecl *Function = nullptr;
+    /// The intrinsic's name ("__shfl_down_sync").
+    std::string Intrinsic;
+    /// The mask is the default argument (`__syncwarp()`).
+    bool DefaultMask = false;
+    /// The variable the mask is read from, when it is one.
+    const VarDecl *Variable = nullptr;
+    /// The site diverges within the warp in its own function.
+    bool DivergesOnItsOwn = false;
+  };
+
+private:
+  /// A finding waiting for the end of the TU: a template is analysed once
+  /// per instantiation, and a divergent verdict from one replaces a
+  /// convergent one from another at the same place.
+  struct Pending {
+    enum Kind { Convergent, Divergent, ViaCall } K = Convergent;
+    SourceLocation Loc;
+    MaskSite Site;
+    std::optional<analysis::DivergenceReason> Reason;
+    /// ViaCall: the call in the caller, and the argument that carries the
+    /// non-uniform value into the callee (when known).
+    const CallExpr *Call = nullptr;
+    const Expr *Argument = nullptr;
+    /// ViaCall: the divergence is inside the callee, on a value this call
+    /// passes (Reason describes the callee's branch).
+    bool ThroughArgument = false;
+    unsigned Order = 0;
+  };
+
+  /// The full-mask sites of \p FD and of the functions it calls (a few
+  /// levels deep), memoised for the TU.
+  const std::vector<MaskSite> &sitesReachedFrom(const FunctionDecl *FD,
+                                                unsigned Depth);
+  void record(Pending P);
+  void emit(const Pending &P);
+
+  const bool ReportConvergent;
+  /// blockDim.x is a multiple of 32: threadIdx.y and .z are warp-uniform.
+  const bool AssumeBlockDimXMultipleOf32;
+
+  ASTContext *Ctx = nullptr;
+  llvm::DenseMap<unsigned, Pending> Findings;
+  unsigned NextOrder = 0;
+  llvm::DenseMap<const FunctionDecl *, std::vector<MaskSite>> DirectSites;
+  llvm::DenseMap<const FunctionDecl *, std::vector<MaskSite>> ReachedSites;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

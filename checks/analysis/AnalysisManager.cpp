@@ -1,0 +1,116 @@
+//===--- AnalysisManager.cpp - per-TU cache of divergence results ---------===//
+
+#include "checks/analysis/AnalysisManager.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include <map>
+#include <mutex>
+#include <utility>
+
+namespace clang::tidy::cuda::analysis {
+
+AnalysisManager::AnalysisManager(ASTContext &Ctx,
+                                 const AnalysisOptions &Options)
+    : Ctx(Ctx), Options(Options) {}
+
+AnalysisManager::~AnalysisManager() = default;
+
+namespace {
+
+/// The managers alive right now, one per (ASTContext, options). An entry is
+/// removed by the context's own deallocation callback, so none outlives its
+/// translation unit.
+struct Registry {
+  std::mutex Lock;
+  std::map<std::pair<const ASTContext *, unsigned>, AnalysisManager *> Live;
+};
+
+Registry &registry() {
+  static Registry R;
+  return R;
+}
+
+void destroyManager(void *Data) {
+  auto *Manager = static_cast<AnalysisManager *>(Data);
+  {
+    Registry &R = registry();
+    std::lock_guard<std::mutex> Guard(R.Lock);
+    R.Live.erase({&Manager->context(), Manager->options().key()});
+  }
+  delete Manager;
+}
+
+} // namespace
+
+AnalysisManager &AnalysisManager::forContext(ASTContext &Ctx,
+                                             const AnalysisOptions &Options) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  auto Key = std::make_pair(static_cast<const ASTContext *>(&Ctx),
+                            Options.key());
+  auto It = R.Live.find(Key);
+  if (It != R.Live.end())
+    return *It->second;
+  auto *Manager = new AnalysisManager(Ctx, Options);
+  R.Live[Key] = Manager;
+  Ctx.AddDeallocation(destroyManager, Manager);
+  return *Manager;
+}
+
+const FunctionDivergence *
+AnalysisManager::divergence(const FunctionDecl *FD) {
+  const FunctionDecl *Definition = nullptr;
+  if (!FD || !FD->hasBody(Definition) || !Definition ||
+      Definition->isInvalidDecl() || Definition->isDependentContext())
+    return nullptr;
+  auto It = Analyses.find(Definition);
+  if (It != Analyses.end())
+    return It->second.get();
+  if (InProgress.count(Definition) || Depth >= MaxDepth)
+    return nullptr;
+  InProgress.insert(Definition);
+  ++Depth;
+  auto Result =
+      std::make_unique<FunctionDivergence>(Definition, Ctx, Options, this);
+  --Depth;
+  InProgress.erase(Definition);
+  const FunctionDivergence *Raw = Result.get();
+  Analyses[Definition] = std::move(Result);
+  return Raw;
+}
+
+const CallSummary *AnalysisManager::summary(const FunctionDecl *FD) {
+  const FunctionDecl *Definition = nullptr;
+  if (!FD || !FD->hasBody(Definition) || !Definition ||
+      Definition->isInvalidDecl() || Definition->isDependentContext())
+    return nullptr;
+  auto It = Summaries.find(Definition);
+  if (It != Summaries.end())
+    return It->second.get();
+  if (InProgress.count(Definition)) {
+    // A recursive call: what the function does is what we are computing.
+    auto &Recursive = RecursionSummaries[Definition];
+    if (!Recursive)
+      Recursive = std::make_unique<CallSummary>(conservativeSummary(Definition));
+    return Recursive.get();
+  }
+  if (Depth >= MaxDepth)
+    return nullptr;
+  const FunctionDivergence *D = divergence(Definition);
+  if (!D)
+    return nullptr;
+  // Summarising looks at the callees' summaries again; a call back to this
+  // function must see the stand-in, not start over.
+  InProgress.insert(Definition);
+  ++Depth;
+  auto Result = std::make_unique<CallSummary>(summarize(*D, *this));
+  --Depth;
+  InProgress.erase(Definition);
+  const CallSummary *Raw = Result.get();
+  Summaries[Definition] = std::move(Result);
+  return Raw;
+}
+
+} // namespace clang::tidy::cuda::analysis

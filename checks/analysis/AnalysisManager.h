@@ -1,0 +1,75 @@
+//===--- AnalysisManager.h - per-TU cache of divergence results -----------===//
+//
+// Several checks ask about the same functions of a translation unit; the
+// manager computes each function's divergence analysis and call summary once
+// and hands out the cached results.
+//
+// Lifetime: a manager belongs to one ASTContext. forContext() registers it
+// with the context, which deletes it when the TU's AST goes away, so no
+// result outlives its TU. Checks call forContext() from check() each time
+// instead of keeping the pointer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_ANALYSISMANAGER_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_ANALYSISMANAGER_H
+
+#include "checks/analysis/CallSummaries.h"
+#include "checks/analysis/DivergenceAnalysis.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <memory>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace clang::tidy::cuda::analysis {
+
+class AnalysisManager {
+public:
+  /// A manager owned by the caller (unit tests).
+  AnalysisManager(ASTContext &Ctx, const AnalysisOptions &Options);
+  ~AnalysisManager();
+  AnalysisManager(const AnalysisManager &) = delete;
+  AnalysisManager &operator=(const AnalysisManager &) = delete;
+
+  /// The manager of \p Ctx for \p Options, created on first use and
+  /// destroyed with \p Ctx.
+  static AnalysisManager &forContext(ASTContext &Ctx,
+                                     const AnalysisOptions &Options);
+
+  ASTContext &context() const { return Ctx; }
+  const AnalysisOptions &options() const { return Options; }
+
+  /// The analysis of \p FD's definition, or nullptr when it has no body in
+  /// this TU, is a dependent template, or is being analysed right now (a
+  /// recursive call).
+  const FunctionDivergence *divergence(const FunctionDecl *FD);
+
+  /// The summary of \p FD, or nullptr when it has no body in this TU.
+  /// Recursion gets a conservative summary.
+  const CallSummary *summary(const FunctionDecl *FD);
+
+private:
+  /// Calls nested deeper than this are treated like calls without a body
+  /// (their results are not cached, so a later shallower query is exact).
+  static constexpr unsigned MaxDepth = 32;
+
+  ASTContext &Ctx;
+  AnalysisOptions Options;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionDivergence>>
+      Analyses;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<CallSummary>> Summaries;
+  /// Stand-ins handed to recursive calls while the real summary is built.
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<CallSummary>>
+      RecursionSummaries;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> InProgress;
+  unsigned Depth = 0;
+};
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif

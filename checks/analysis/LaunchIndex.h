@@ -1,0 +1,95 @@
+//===--- LaunchIndex.h - per-TU records for cross-TU launches ---*- C++ -*-===//
+//
+// A kernel that synchronizes the whole grid is often defined in one file and
+// launched from another. cuda-grid-sync-launch, run by the standalone
+// cuda-tidy, writes one record per translation unit into a folder the driver
+// names (the check option ProjectIndexDir):
+//  - the kernels the TU defines that need a cooperative launch, by mangled
+//    name, with the way to the grid sync as ready-made notes;
+//  - the launches, not cooperative, of kernels the TU does not define.
+// After every file ran, the driver joins the records (tool/driver/
+// ProjectIndex.h) and reports each launch of a kernel that needs a
+// cooperative launch, at the launch, with the same message the check gives
+// when kernel and launch share a file.
+//
+// Each record is written to a fresh temporary file and renamed into place,
+// so parallel workers need no lock and a reader never sees half a record.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHINDEX_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHINDEX_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda::analysis {
+
+inline constexpr llvm::StringLiteral GridSyncLaunchCheckName =
+    "cuda-grid-sync-launch";
+
+/// The check option that names the record folder.
+inline constexpr llvm::StringLiteral ProjectIndexDirOption = "ProjectIndexDir";
+
+struct IndexLocation {
+  std::string File; ///< Absolute path.
+  unsigned Offset = 0;
+  unsigned Line = 0;
+  unsigned Column = 0;
+};
+
+struct IndexNote {
+  IndexLocation Where;
+  std::string Message;
+};
+
+/// A kernel defined in the TU that needs a cooperative launch.
+struct IndexedKernel {
+  std::string MangledName;
+  std::string SyncSpelling; ///< "grid_group::sync()", ...
+  /// From the kernel's first call on the way to the grid sync itself.
+  std::vector<IndexNote> Chain;
+};
+
+/// A launch, not cooperative, of a kernel the TU declares but does not
+/// define.
+struct IndexedLaunch {
+  std::string MangledName;
+  std::string KernelName; ///< As messages print it.
+  std::string Form;       ///< "<<<...>>>", "cudaLaunchKernel", ...
+  IndexLocation Where;
+  std::vector<IndexNote> Notes; ///< About the launch (its configuration).
+};
+
+struct TranslationUnitRecord {
+  std::string MainFile;
+  std::vector<IndexedKernel> Kernels;
+  std::vector<IndexedLaunch> Launches;
+};
+
+llvm::json::Value toJSON(const TranslationUnitRecord &Record);
+bool fromJSON(const llvm::json::Value &Value, TranslationUnitRecord &Record,
+              llvm::json::Path Path);
+
+/// Writes \p Record as a new file in \p Dir, atomically; creates \p Dir if
+/// need be.
+llvm::Error writeRecord(llvm::StringRef Dir,
+                        const TranslationUnitRecord &Record);
+
+/// Every record in \p Dir, ordered by main file (then by content), so the
+/// join does not depend on which worker finished first. No folder: none.
+llvm::Expected<std::vector<TranslationUnitRecord>>
+readRecords(llvm::StringRef Dir);
+
+/// The warning for a kernel that needs a cooperative launch and is
+/// launched without one, in one TU or across two.
+std::string needsCooperativeLaunchMessage(llvm::StringRef KernelName,
+                                          llvm::StringRef SyncSpelling,
+                                          llvm::StringRef Form);
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif

@@ -1,0 +1,424 @@
+//===--- CacheTest.cpp - the cache folder, its entries and payloads -------===//
+//
+// What the preamble and result caches rest on: the folder's safety rules,
+// entries that are checked on every read, atomic writes under concurrent
+// readers, pruning, the result encoding, and the scan of a file's leading
+// include lines. (That results are identical with and without the caches
+// is tested end to end on the lit suite: tests/cache.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "tool/driver/CacheStore.h"
+#include "tool/driver/PreambleCache.h"
+#include "tool/driver/ResultCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "gtest/gtest.h"
+#include <atomic>
+#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace clang::tidy::cuda::driver;
+using clang::tidy::ClangTidyError;
+
+namespace {
+
+class CacheFolderTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cache-test", Root));
+    Dir = (Root + "/nested/cache").str();
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
+
+  std::unique_ptr<CacheStore> openStore() {
+    auto Store = CacheStore::open(Dir);
+    EXPECT_TRUE(bool(Store)) << (Store ? "" : llvm::toString(Store.takeError()));
+    return Store ? std::move(*Store) : nullptr;
+  }
+  std::string entryPath(EntryKind Kind, const Digest &Key) {
+    return Dir + "/" + CacheStore::entryName(Kind, Key);
+  }
+  static std::string readAll(const std::string &Path) {
+    std::ifstream In(Path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(In), {});
+  }
+  static void writeAll(const std::string &Path, const std::string &Bytes) {
+    std::ofstream Out(Path, std::ios::binary | std::ios::trunc);
+    Out << Bytes;
+  }
+
+  llvm::SmallString<128> Root;
+  std::string Dir;
+  const Digest Key = digestOf("some key");
+};
+
+TEST(KeyBuilderTest, PartsAreLengthPrefixed) {
+  EXPECT_NE(KeyBuilder().add("ab").add("c").final(),
+            KeyBuilder().add("a").add("bc").final());
+  EXPECT_EQ(KeyBuilder().add("ab").add("c").final(),
+            KeyBuilder().add("ab").add("c").final());
+  EXPECT_EQ(toHex(digestOf("")).size(), 64u);
+}
+
+TEST_F(CacheFolderTest, CreatesTheFolderOwnerOnly) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  struct stat St;
+  ASSERT_EQ(::stat(Dir.c_str(), &St), 0);
+  EXPECT_TRUE(S_ISDIR(St.st_mode));
+  EXPECT_EQ(St.st_mode & 0777, 0700u);
+}
+
+TEST_F(CacheFolderTest, RefusesAFolderOthersCanWrite) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
+  ASSERT_EQ(::chmod(Dir.c_str(), 0777), 0);
+  auto Store = CacheStore::open(Dir);
+  ASSERT_FALSE(bool(Store));
+  EXPECT_NE(llvm::toString(Store.takeError()).find("writable by other"),
+            std::string::npos);
+}
+
+TEST_F(CacheFolderTest, RefusesAFile) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Root + "/nested"));
+  writeAll(Dir, "not a folder");
+  auto Store = CacheStore::open(Dir);
+  ASSERT_FALSE(bool(Store));
+  llvm::consumeError(Store.takeError());
+}
+
+TEST_F(CacheFolderTest, WritesAndReadsBack) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  EXPECT_FALSE(Store->read(EntryKind::Result, Key));
+  ASSERT_TRUE(Store->write(EntryKind::Result, Key, {"hello, ", "cache"}));
+  auto Entry = Store->read(EntryKind::Result, Key);
+  ASSERT_TRUE(Entry);
+  EXPECT_EQ(Entry->Payload, "hello, cache");
+  EXPECT_EQ((Entry->Payload.data() - Entry->Buffer->getBufferStart()) % 64, 0);
+  // Another kind is another entry.
+  EXPECT_FALSE(Store->read(EntryKind::Preamble, Key));
+  struct stat St;
+  ASSERT_EQ(::stat(entryPath(EntryKind::Result, Key).c_str(), &St), 0);
+  EXPECT_EQ(St.st_mode & 0777, 0600u);
+  // Nothing but the entry is left behind.
+  std::error_code EC;
+  unsigned Files = 0;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+       It.increment(EC))
+    ++Files;
+  EXPECT_EQ(Files, 1u);
+}
+
+TEST_F(CacheFolderTest, DropsATruncatedEntry) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  std::string Payload(5000, 'x');
+  ASSERT_TRUE(Store->write(EntryKind::Preamble, Key, {Payload}));
+  std::string Path = entryPath(EntryKind::Preamble, Key);
+  for (size_t Keep : {size_t(0), size_t(10), size_t(127), size_t(128),
+                      size_t(2000), size_t(5127)}) {
+    ASSERT_TRUE(Store->write(EntryKind::Preamble, Key, {Payload}));
+    std::string Bytes = readAll(Path);
+    writeAll(Path, Bytes.substr(0, Keep));
+    EXPECT_FALSE(Store->read(EntryKind::Preamble, Key)) << Keep;
+    EXPECT_FALSE(llvm::sys::fs::exists(Path)) << Keep;
+  }
+  EXPECT_EQ(Store->Counters.CorruptEntries, 6u);
+}
+
+TEST_F(CacheFolderTest, DropsAFlippedByteAnywhere) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  std::string Path = entryPath(EntryKind::Result, Key);
+  ASSERT_TRUE(Store->write(EntryKind::Result, Key, {"payload bytes"}));
+  const std::string Good = readAll(Path);
+  for (size_t At = 0; At < Good.size(); At += 7) {
+    std::string Bad = Good;
+    Bad[At] ^= 0x20;
+    writeAll(Path, Bad);
+    EXPECT_FALSE(Store->read(EntryKind::Result, Key)) << "byte " << At;
+  }
+  // Appended bytes are damage too.
+  writeAll(Path, Good + "x");
+  EXPECT_FALSE(Store->read(EntryKind::Result, Key));
+  writeAll(Path, Good);
+  EXPECT_TRUE(Store->read(EntryKind::Result, Key));
+}
+
+TEST_F(CacheFolderTest, AnEntryUnderAnotherKeysNameIsNotRead) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  const Digest Other = digestOf("other key");
+  ASSERT_TRUE(Store->write(EntryKind::Result, Key, {"for Key"}));
+  ASSERT_FALSE(llvm::sys::fs::rename(entryPath(EntryKind::Result, Key),
+                                     entryPath(EntryKind::Result, Other)));
+  EXPECT_FALSE(Store->read(EntryKind::Result, Other));
+}
+
+TEST_F(CacheFolderTest, DoesNotFollowAPlantedSymlink) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  // A perfectly valid entry, outside the folder, linked in under its name.
+  ASSERT_TRUE(Store->write(EntryKind::Result, Key, {"valid"}));
+  std::string Outside = (Root + "/outside-entry").str();
+  ASSERT_FALSE(llvm::sys::fs::rename(entryPath(EntryKind::Result, Key),
+                                     Outside));
+  ASSERT_EQ(::symlink(Outside.c_str(),
+                      entryPath(EntryKind::Result, Key).c_str()),
+            0);
+  EXPECT_FALSE(Store->read(EntryKind::Result, Key));
+  EXPECT_TRUE(llvm::sys::fs::exists(Outside)); // the target is left alone
+  // Writing replaces the link itself, never writes through it.
+  const std::string Before = readAll(Outside);
+  ASSERT_TRUE(Store->write(EntryKind::Result, Key, {"new"}));
+  EXPECT_EQ(readAll(Outside), Before);
+  auto Entry = Store->read(EntryKind::Result, Key);
+  ASSERT_TRUE(Entry);
+  EXPECT_EQ(Entry->Payload, "new");
+}
+
+TEST_F(CacheFolderTest, ReadersNeverSeeHalfAnEntry) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  const std::string A(300000, 'a'), B(200000, 'b');
+  std::atomic<bool> Stop{false};
+  std::atomic<unsigned> Reads{0}, Bad{0};
+  std::vector<std::thread> Threads;
+  for (int W = 0; W < 2; ++W)
+    Threads.emplace_back([&, W] {
+      for (int I = 0; I < 40; ++I)
+        Store->write(EntryKind::Preamble, Key, {(I + W) % 2 ? A : B});
+    });
+  for (int R = 0; R < 2; ++R)
+    Threads.emplace_back([&] {
+      while (!Stop) {
+        if (auto Entry = Store->read(EntryKind::Preamble, Key)) {
+          ++Reads;
+          if (Entry->Payload != A && Entry->Payload != B)
+            ++Bad;
+        }
+      }
+    });
+  Threads[0].join();
+  Threads[1].join();
+  Stop = true;
+  Threads[2].join();
+  Threads[3].join();
+  EXPECT_EQ(Bad, 0u);
+  EXPECT_EQ(Store->Counters.CorruptEntries, 0u);
+  EXPECT_GT(Reads, 0u);
+}
+
+TEST_F(CacheFolderTest, PrunesTheOldestEntriesOnly) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  std::vector<Digest> Keys;
+  for (int I = 0; I < 6; ++I) {
+    Keys.push_back(digestOf("key " + std::to_string(I)));
+    ASSERT_TRUE(
+        Store->write(EntryKind::Result, Keys.back(), {std::string(1000, 'p')}));
+    // Entry I was last used I hours ago... in reverse: 0 is the oldest.
+    struct timespec Times[2];
+    Times[0].tv_sec = Times[1].tv_sec = 1000000 + I * 3600;
+    Times[0].tv_nsec = Times[1].tv_nsec = 0;
+    ASSERT_EQ(::utimensat(AT_FDCWD,
+                          entryPath(EntryKind::Result, Keys.back()).c_str(),
+                          Times, 0),
+              0);
+  }
+  writeAll(Dir + "/notes.txt", std::string(100000, 'n')); // not ours
+  writeAll(Dir + "/tmp-1-2-3.part", "left by a crash");
+  struct timespec Old[2] = {{1000, 0}, {1000, 0}};
+  ::utimensat(AT_FDCWD, (Dir + "/tmp-1-2-3.part").c_str(), Old, 0);
+  Store->prune(4 * 1128 + 100); // room for four entries
+  for (int I = 0; I < 6; ++I)
+    EXPECT_EQ(llvm::sys::fs::exists(entryPath(EntryKind::Result, Keys[I])),
+              I >= 3)
+        << I; // down to three quarters: the three newest stay
+  EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/notes.txt"));
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/tmp-1-2-3.part"));
+}
+
+TEST_F(CacheFolderTest, ContentHasherSeesAChange) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Root + "/src"));
+  std::string File = (Root + "/src/a.cuh").str();
+  writeAll(File, "one");
+  ContentHasher Hasher;
+  auto First = Hasher.hashFile(File);
+  ASSERT_TRUE(First);
+  EXPECT_EQ(*First, digestOf("one"));
+  writeAll(File, "two, longer");
+  auto Second = Hasher.hashFile(File);
+  ASSERT_TRUE(Second);
+  EXPECT_EQ(*Second, digestOf("two, longer"));
+  EXPECT_TRUE(dependenciesUnchanged({{File, *Second}}, Hasher));
+  EXPECT_FALSE(dependenciesUnchanged({{File, *First}}, Hasher));
+  EXPECT_FALSE(dependenciesUnchanged({{File + ".gone", *First}}, Hasher));
+}
+
+StoredResult sampleResult() {
+  StoredResult R;
+  R.Success = true;
+  R.Stats.ErrorsDisplayed = 2;
+  R.Stats.ErrorsIgnoredNOLINT = 3;
+  R.Stats.ErrorsIgnoredLineFilter = 1;
+  R.Dependencies = {{"/src/k.cu", digestOf("k")}, {"/inc/h.h", digestOf("h")}};
+  ClangTidyError E("cuda-group-by-value", ClangTidyError::Warning, "/build",
+                   true);
+  E.Message.Message = "handle passed by value";
+  E.Message.FilePath = "/src/k.cu";
+  E.Message.FileOffset = 120;
+  cantFail(E.Message.Fix["/src/k.cu"].add(
+      clang::tooling::Replacement("/src/k.cu", 100, 0, "const ")));
+  cantFail(E.Message.Fix["/src/k.cu"].add(
+      clang::tooling::Replacement("/src/k.cu", 110, 3, "&t\xff")));
+  clang::tooling::FileByteRange Range;
+  Range.FilePath = "/src/k.cu";
+  Range.FileOffset = 100;
+  Range.Length = 12;
+  E.Message.Ranges.push_back(Range);
+  clang::tooling::DiagnosticMessage Note("the handle is declared here");
+  Note.FilePath = "/inc/h.h";
+  Note.FileOffset = 7;
+  E.Notes.push_back(Note);
+  E.EnabledDiagnosticAliases = {"alias-a", "alias-b"};
+  R.Errors.push_back(E);
+  ClangTidyError Compiler("clang-diagnostic-warning", ClangTidyError::Remark,
+                          "", false);
+  R.Errors.push_back(Compiler);
+  R.Records = {"{\"version\":1}"};
+  return R;
+}
+
+TEST(ResultEncodingTest, RoundTrips) {
+  StoredResult In = sampleResult();
+  std::string Bytes = encodeResult(In);
+  std::optional<StoredResult> Out = decodeResult(Bytes);
+  ASSERT_TRUE(Out);
+  EXPECT_EQ(encodeResult(*Out), Bytes);
+  ASSERT_EQ(Out->Errors.size(), 2u);
+  const ClangTidyError &E = Out->Errors[0];
+  EXPECT_EQ(E.DiagnosticName, "cuda-group-by-value");
+  EXPECT_EQ(E.BuildDirectory, "/build");
+  EXPECT_TRUE(E.IsWarningAsError);
+  EXPECT_EQ(E.Message.FileOffset, 120u);
+  ASSERT_EQ(E.Message.Fix.count("/src/k.cu"), 1u);
+  EXPECT_EQ(E.Message.Fix.find("/src/k.cu")->second.size(), 2u);
+  EXPECT_EQ(E.Message.Fix.find("/src/k.cu")->second.begin()->getReplacementText(),
+            "const ");
+  ASSERT_EQ(E.Notes.size(), 1u);
+  EXPECT_EQ(E.Notes[0].FilePath, "/inc/h.h");
+  EXPECT_EQ(E.EnabledDiagnosticAliases.size(), 2u);
+  EXPECT_EQ(Out->Errors[1].DiagLevel, ClangTidyError::Remark);
+  EXPECT_EQ(Out->Stats.ErrorsIgnoredNOLINT, 3u);
+  EXPECT_EQ(Out->Dependencies[1].Path, "/inc/h.h");
+  EXPECT_EQ(Out->Records, In.Records);
+}
+
+TEST(ResultEncodingTest, EveryTruncationIsRejected) {
+  std::string Bytes = encodeResult(sampleResult());
+  for (size_t Keep = 0; Keep < Bytes.size(); ++Keep)
+    EXPECT_FALSE(decodeResult(llvm::StringRef(Bytes).take_front(Keep)))
+        << Keep;
+  EXPECT_FALSE(decodeResult(Bytes + "x"));
+}
+
+TEST(ResultEncodingTest, ACountLargerThanThePayloadIsRejected) {
+  std::string Bytes = encodeResult(sampleResult());
+  // The dependency count is the u32 after version and success.
+  Bytes[5] = Bytes[6] = Bytes[7] = Bytes[8] = '\xff';
+  EXPECT_FALSE(decodeResult(Bytes));
+}
+
+std::vector<std::string> spellings(llvm::StringRef Text) {
+  std::vector<std::string> Out;
+  for (const auto &L : scanLeadingIncludes(Text).Includes)
+    Out.push_back(L.Spelling);
+  return Out;
+}
+
+TEST(LeadingIncludesTest, TakesCommentsAndIncludeLines) {
+  llvm::StringRef Text = "// RUN: something\n"
+                         "/* a block\n   comment */\n"
+                         "\n"
+                         "#include <cooperative_groups.h>\n"
+                         "  #  include \"util.cuh\" // why\n"
+                         "#include <cub/cub.cuh> /* one-line */\n"
+                         "namespace cg = cooperative_groups;\n"
+                         "#include <late.h>\n";
+  LeadingIncludes Scan = scanLeadingIncludes(Text);
+  ASSERT_EQ(Scan.Includes.size(), 3u);
+  EXPECT_EQ(Scan.Includes[0].Spelling, "<cooperative_groups.h>");
+  EXPECT_EQ(Scan.Includes[1].Spelling, "\"util.cuh\"");
+  EXPECT_EQ(Scan.Includes[2].Spelling, "<cub/cub.cuh>");
+  EXPECT_TRUE(Scan.HasQuoted);
+  // Each line runs from its first byte to just past its newline.
+  EXPECT_EQ(Text.substr(Scan.Includes[0].Begin, 31),
+            "#include <cooperative_groups.h>");
+  EXPECT_EQ(Text[Scan.Includes[2].End - 1], '\n');
+  EXPECT_EQ(Text.substr(Scan.Includes[2].End).take_front(9), "namespace");
+}
+
+TEST(LeadingIncludesTest, StopsAtEverythingElse) {
+  EXPECT_EQ(spellings("#define N 4\n#include <a.h>\n"),
+            std::vector<std::string>{});
+  EXPECT_EQ(spellings("#include <a.h>\n#ifdef X\n#include <b.h>\n#endif\n"),
+            std::vector<std::string>{"<a.h>"});
+  EXPECT_EQ(spellings("#include <a.h>\n#include HEADER\n#include <b.h>\n"),
+            std::vector<std::string>{"<a.h>"});
+  EXPECT_EQ(spellings("#include_next <a.h>\n"), std::vector<std::string>{});
+  EXPECT_EQ(spellings("#include <a.h> extra\n"), std::vector<std::string>{});
+  EXPECT_EQ(spellings("#pragma once\n#include <a.h>\n"),
+            std::vector<std::string>{});
+  // No newline after the last line: it is not taken.
+  EXPECT_EQ(spellings("#include <a.h>\n#include <b.h>"),
+            std::vector<std::string>{"<a.h>"});
+  // A line comment continued by a backslash.
+  EXPECT_EQ(spellings("// note \\\n#include <a.h>\n"),
+            std::vector<std::string>{});
+  // A block comment that ends on the include's line: no clean place to cut.
+  EXPECT_EQ(spellings("/* x\n */ #include <a.h>\n"),
+            std::vector<std::string>{});
+  // An unterminated header name.
+  EXPECT_EQ(spellings("#include <a.h\n"), std::vector<std::string>{});
+  // A byte-order mark.
+  EXPECT_EQ(spellings("\xEF\xBB\xBF#include <a.h>\n"),
+            std::vector<std::string>{});
+}
+
+TEST(LeadingIncludesTest, EndOfTheLeadingComments) {
+  // A preamble of no include line (the force-included CUDA headers alone)
+  // may end after the leading comments, at the start of a line.
+  EXPECT_EQ(scanLeadingIncludes("// c\n#include <a.h>\n").CommentEnd, 5u);
+  EXPECT_EQ(scanLeadingIncludes("// a\n\n__global__ void k() {}\n").CommentEnd,
+            6u);
+  EXPECT_EQ(scanLeadingIncludes("__global__ void k() {}\n").CommentEnd, 0u);
+  EXPECT_EQ(scanLeadingIncludes("// only a comment\n").CommentEnd, 0u);
+  EXPECT_EQ(scanLeadingIncludes("/* a\n b */ int x;\n").CommentEnd, 0u);
+  LeadingIncludes Scan = scanLeadingIncludes("// c\n#include <a.h>\nint x;\n");
+  EXPECT_EQ(Scan.cut(0), 5u);
+  EXPECT_EQ(Scan.cut(1), 20u);
+}
+
+TEST(LeadingIncludesTest, HandlesCrLf) {
+  EXPECT_EQ(spellings("// c\r\n#include <a.h>\r\n#include <b.h>\r\nint x;\r\n"),
+            (std::vector<std::string>{"<a.h>", "<b.h>"}));
+}
+
+TEST(LeadingIncludesTest, SignatureNamesTheFolderOnlyForQuotedIncludes) {
+  LeadingIncludes Angled = scanLeadingIncludes("#include <a.h>\n");
+  EXPECT_EQ(preambleSignature(Angled, "/p/one/x.cu"),
+            preambleSignature(Angled, "/p/two/y.cu"));
+  LeadingIncludes Quoted = scanLeadingIncludes("#include \"a.h\"\n");
+  EXPECT_NE(preambleSignature(Quoted, "/p/one/x.cu"),
+            preambleSignature(Quoted, "/p/two/y.cu"));
+  EXPECT_EQ(preambleSignature(Quoted, "/p/one/x.cu"),
+            preambleSignature(Quoted, "/p/one/z.cu"));
+}
+
+} // namespace

@@ -1,0 +1,194 @@
+//===--- ProjectIndexTest.cpp - cuda-grid-sync-launch across files --------===//
+
+#include "tool/driver/ProjectIndex.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+namespace clang::tidy::cuda::driver {
+namespace {
+
+using analysis::IndexedKernel;
+using analysis::IndexedLaunch;
+using analysis::IndexLocation;
+using analysis::TranslationUnitRecord;
+
+/// A scratch folder, removed at the end of the test.
+struct ScratchDir {
+  llvm::SmallString<128> Path;
+  ScratchDir() {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("gsl-test", Path));
+  }
+  ~ScratchDir() { llvm::sys::fs::remove_directories(Path); }
+  std::string write(llvm::StringRef Name, llvm::StringRef Text) const {
+    llvm::SmallString<128> File(Path);
+    llvm::sys::path::append(File, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    EXPECT_FALSE(EC);
+    OS << Text;
+    return std::string(File);
+  }
+};
+
+TranslationUnitRecord kernelUnit(std::string Main, std::string Mangled) {
+  TranslationUnitRecord R;
+  R.MainFile = Main;
+  IndexedKernel K;
+  K.MangledName = std::move(Mangled);
+  K.SyncSpelling = "grid_group::sync()";
+  K.Chain.push_back(
+      {{Main, 40, 2, 30}, "'k' synchronizes the whole grid here"});
+  R.Kernels.push_back(K);
+  return R;
+}
+
+TranslationUnitRecord launchUnit(std::string Main, std::string Mangled,
+                                 unsigned Offset, unsigned Line) {
+  TranslationUnitRecord R;
+  R.MainFile = Main;
+  IndexedLaunch L;
+  L.MangledName = std::move(Mangled);
+  L.KernelName = "k";
+  L.Form = "<<<...>>>";
+  L.Where = {Main, Offset, Line, 3};
+  R.Launches.push_back(L);
+  return R;
+}
+
+TEST(ProjectIndex, JoinsLaunchesToKernelsByMangledName) {
+  std::vector<TranslationUnitRecord> Records = {
+      kernelUnit("/p/a.cu", "_Z1kPi"), launchUnit("/p/b.cu", "_Z1kPi", 10, 2),
+      launchUnit("/p/c.cu", "_Z1kPf", 10, 2), // another overload: no sync
+  };
+  std::vector<CrossFileFinding> Findings = joinLaunchRecords(Records);
+  ASSERT_EQ(Findings.size(), 1u);
+  EXPECT_EQ(Findings[0].MainFile, "/p/b.cu");
+  EXPECT_EQ(Findings[0].Where.File, "/p/b.cu");
+  EXPECT_EQ(Findings[0].Where.Offset, 10u);
+  EXPECT_EQ(Findings[0].Message, analysis::needsCooperativeLaunchMessage(
+                                     "k", "grid_group::sync()", "<<<...>>>"));
+  ASSERT_EQ(Findings[0].Notes.size(), 1u);
+  EXPECT_EQ(Findings[0].Notes[0].Where.File, "/p/a.cu");
+}
+
+TEST(ProjectIndex, NoKernelRecordNoFinding) {
+  std::vector<TranslationUnitRecord> Records = {
+      launchUnit("/p/b.cu", "_Z1kPi", 10, 2)};
+  EXPECT_TRUE(joinLaunchRecords(Records).empty());
+}
+
+TEST(ProjectIndex, RecordsRoundTripThroughTheFolder) {
+  ScratchDir Dir;
+  ASSERT_FALSE(static_cast<bool>(
+      analysis::writeRecord(Dir.Path, launchUnit("/p/z.cu", "_Z1kPi", 7, 1))));
+  ASSERT_FALSE(static_cast<bool>(
+      analysis::writeRecord(Dir.Path, kernelUnit("/p/a.cu", "_Z1kPi"))));
+  // A record still being written is not read.
+  Dir.write("tu-unfinished.json.tmp", "{");
+  auto Records = analysis::readRecords(Dir.Path);
+  ASSERT_TRUE(static_cast<bool>(Records))
+      << llvm::toString(Records.takeError());
+  ASSERT_EQ(Records->size(), 2u);
+  EXPECT_EQ((*Records)[0].MainFile, "/p/a.cu"); // ordered by main file
+  ASSERT_EQ((*Records)[0].Kernels.size(), 1u);
+  EXPECT_EQ((*Records)[0].Kernels[0].Chain[0].Where.Column, 30u);
+  EXPECT_EQ((*Records)[1].MainFile, "/p/z.cu");
+  ASSERT_EQ((*Records)[1].Launches.size(), 1u);
+  EXPECT_EQ((*Records)[1].Launches[0].Where.Offset, 7u);
+}
+
+TEST(ProjectIndex, ABrokenRecordIsAnError) {
+  ScratchDir Dir;
+  Dir.write("tu-broken.json", "{\"version\": 1, \"main\": 3}");
+  auto Records = analysis::readRecords(Dir.Path);
+  ASSERT_FALSE(static_cast<bool>(Records));
+  llvm::consumeError(Records.takeError());
+}
+
+std::unique_ptr<ClangTidyOptionsProvider>
+optionsWith(llvm::StringRef WarningsAsErrors) {
+  ClangTidyOptions Options = ClangTidyOptions::getDefaults();
+  Options.Checks = "-*,cuda-grid-sync-launch";
+  Options.WarningsAsErrors = WarningsAsErrors.str();
+  return std::make_unique<DefaultOptionsProvider>(ClangTidyGlobalOptions(),
+                                                  Options);
+}
+
+TEST(ProjectIndex, FindingsAreClangTidyErrorsThatHonourNolint) {
+  ScratchDir Dir;
+  std::string A = Dir.write("a.cu", "// kernel\n__global__ void k(int *p);\n");
+  const char *BText = "void host(int *p) {\n"
+                      "  k<<<1, 1>>>(p);\n"
+                      "  k<<<1, 1>>>(p); // NOLINT(cuda-grid-sync-launch)\n"
+                      "}\n";
+  std::string B = Dir.write("b.cu", BText);
+  llvm::StringRef Text(BText);
+  const unsigned First = Text.find("k<<<");
+  const unsigned Second = Text.find("k<<<", First + 1);
+
+  std::vector<CrossFileFinding> Findings(2);
+  for (unsigned I = 0; I < 2; ++I) {
+    Findings[I].MainFile = B;
+    Findings[I].Where = {B, I == 0 ? First : Second, I + 2, 3};
+    Findings[I].Message = "launch " + std::to_string(I);
+    Findings[I].Notes.push_back({{A, 10, 2, 1}, "the kernel"});
+  }
+  ClangTidyStats Stats;
+  std::vector<ClangTidyError> Errors = toClangTidyErrors(
+      Findings, optionsWith("cuda-*"), llvm::vfs::getRealFileSystem(), Stats);
+  ASSERT_EQ(Errors.size(), 1u);
+  const ClangTidyError &E = Errors[0];
+  EXPECT_EQ(E.DiagnosticName, "cuda-grid-sync-launch");
+  EXPECT_EQ(E.DiagLevel, ClangTidyError::Warning);
+  EXPECT_TRUE(E.IsWarningAsError);
+  EXPECT_EQ(E.Message.Message, "launch 0");
+  EXPECT_EQ(E.Message.FilePath, B);
+  EXPECT_EQ(E.Message.FileOffset, First);
+  ASSERT_EQ(E.Notes.size(), 1u);
+  EXPECT_EQ(E.Notes[0].FilePath, A);
+  EXPECT_EQ(E.Notes[0].FileOffset, 10u);
+  EXPECT_EQ(Stats.ErrorsIgnoredNOLINT, 1u);
+}
+
+TEST(ProjectIndex, AFileThatChangedSinceTheRunIsSkipped) {
+  ScratchDir Dir;
+  std::string B = Dir.write("b.cu", "short\n");
+  CrossFileFinding F;
+  F.MainFile = B;
+  F.Where = {B, 1000, 40, 3};
+  F.Message = "stale";
+  ClangTidyStats Stats;
+  EXPECT_TRUE(toClangTidyErrors({F}, optionsWith(""),
+                                llvm::vfs::getRealFileSystem(), Stats)
+                  .empty());
+}
+
+TEST(ProjectIndex, TheIndexFolderReachesTheCheckAsAnOption) {
+  std::string Dir;
+  {
+    ProjectIndex Index;
+    ASSERT_TRUE(Index.enabled()) << Index.error().str();
+    Dir = Index.directory().str();
+    std::unique_ptr<ClangTidyOptionsProvider> Provider =
+        Index.withIndexOption(optionsWith(""));
+    ClangTidyOptions Options = Provider->getOptions("/any/file.cu");
+    auto It =
+        Options.CheckOptions.find("cuda-grid-sync-launch.ProjectIndexDir");
+    ASSERT_NE(It, Options.CheckOptions.end());
+    EXPECT_EQ(It->second.Value, Dir);
+    // Nothing recorded, no folder; the first record makes it.
+    EXPECT_FALSE(llvm::sys::fs::exists(Dir));
+    ClangTidyStats Stats;
+    EXPECT_TRUE(Index.report(optionsWith(""), Stats).empty());
+    ASSERT_FALSE(static_cast<bool>(
+        analysis::writeRecord(Dir, kernelUnit("/p/a.cu", "_Z1kPi"))));
+    EXPECT_TRUE(llvm::sys::fs::is_directory(Dir));
+  }
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir)); // removed with the index
+}
+
+} // namespace
+} // namespace clang::tidy::cuda::driver

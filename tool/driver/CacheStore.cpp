@@ -1,0 +1,488 @@
+//===--- CacheStore.cpp - cuda-tidy's on-disk cache folder ----------------===//
+
+#include "tool/driver/CacheStore.h"
+
+#include "clang/Basic/Version.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <random>
+
+#ifdef LLVM_ON_UNIX
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+#endif
+
+#ifndef CUDA_TIDY_VERSION
+#define CUDA_TIDY_VERSION "unknown"
+#endif
+
+namespace clang::tidy::cuda::driver {
+
+std::string toHex(const Digest &D) {
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(D.data(), D.size()),
+                     /*LowerCase=*/true);
+}
+
+Digest digestOf(llvm::StringRef Bytes) {
+  llvm::BLAKE3 Hasher;
+  Hasher.update(Bytes);
+  return Hasher.final();
+}
+
+KeyBuilder &KeyBuilder::add(llvm::StringRef Part) {
+  add(uint64_t(Part.size()));
+  Hasher.update(Part);
+  return *this;
+}
+
+KeyBuilder &KeyBuilder::add(uint64_t N) {
+  uint8_t Bytes[8];
+  for (unsigned I = 0; I < 8; ++I)
+    Bytes[I] = uint8_t(N >> (8 * I));
+  Hasher.update(llvm::ArrayRef<uint8_t>(Bytes));
+  return *this;
+}
+
+Digest KeyBuilder::final() { return Hasher.final(); }
+
+llvm::StringRef toolVersionKey() {
+  static const std::string Key = [] {
+    std::string K = "cuda-tidy " CUDA_TIDY_VERSION "; ";
+    K += clang::getClangFullVersion();
+    static int Anchor;
+    std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, &Anchor);
+    auto Buffer = llvm::MemoryBuffer::getFile(Exe, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    K += "; exe ";
+    // Without a readable executable every run gets a key of its own: the
+    // cache is then useless but never wrong.
+    K += Buffer ? toHex(digestOf((*Buffer)->getBuffer()))
+                : "unreadable-" + std::to_string(llvm::sys::Process::getProcessId()) +
+                      "-" +
+                      std::to_string(std::chrono::steady_clock::now()
+                                         .time_since_epoch()
+                                         .count());
+    return K;
+  }();
+  return Key;
+}
+
+std::optional<Digest> ContentHasher::hashFile(llvm::StringRef Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status) ||
+      !llvm::sys::fs::is_regular_file(Status))
+    return std::nullopt;
+  const uint64_t Size = Status.getSize();
+  const int64_t MTime =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          Status.getLastModificationTime().time_since_epoch())
+          .count();
+  const uint64_t Inode = Status.getUniqueID().getFile();
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Files.find(Path);
+    if (It != Files.end() && It->second.Size == Size &&
+        It->second.MTime == MTime && It->second.Inode == Inode)
+      return It->second.Hash;
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return std::nullopt;
+  Known K;
+  K.Size = Size;
+  K.MTime = MTime;
+  K.Inode = Inode;
+  K.Hash = digestOf((*Buffer)->getBuffer());
+  // A file rewritten while it was read is hashed as read; its new
+  // modification time makes the next lookup hash it again.
+  if ((*Buffer)->getBufferSize() != Size)
+    K.Size = (*Buffer)->getBufferSize();
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Files[Path] = K;
+  return K.Hash;
+}
+
+bool dependenciesUnchanged(llvm::ArrayRef<FileDigest> Files,
+                           ContentHasher &Hasher) {
+  for (const FileDigest &File : Files) {
+    std::optional<Digest> Now = Hasher.hashFile(File.Path);
+    if (!Now || *Now != File.Hash)
+      return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry format
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr char Magic[8] = {'C', 'U', 'T', 'I', 'D', 'Y', 'C', 'E'};
+constexpr uint32_t FormatVersion = 1;
+// magic(8) version(4) kind(4) key(32) payload size(8) payload digest(32),
+// padded so that the payload is 64-byte aligned.
+constexpr size_t HeaderSize = 128;
+
+void putU32(char *At, uint32_t V) {
+  for (unsigned I = 0; I < 4; ++I)
+    At[I] = char(V >> (8 * I));
+}
+void putU64(char *At, uint64_t V) {
+  for (unsigned I = 0; I < 8; ++I)
+    At[I] = char(V >> (8 * I));
+}
+uint32_t getU32(const char *At) {
+  uint32_t V = 0;
+  for (unsigned I = 0; I < 4; ++I)
+    V |= uint32_t(uint8_t(At[I])) << (8 * I);
+  return V;
+}
+uint64_t getU64(const char *At) {
+  uint64_t V = 0;
+  for (unsigned I = 0; I < 8; ++I)
+    V |= uint64_t(uint8_t(At[I])) << (8 * I);
+  return V;
+}
+
+llvm::StringRef kindName(EntryKind Kind) {
+  return Kind == EntryKind::Preamble ? "preamble" : "result";
+}
+
+} // namespace
+
+std::string CacheStore::entryName(EntryKind Kind, const Digest &Key) {
+  return (kindName(Kind) + "-" + toHex(Key)).str();
+}
+
+std::string defaultCacheDirectory() {
+  llvm::SmallString<256> Dir;
+  if (std::optional<std::string> Xdg =
+          llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+      Xdg && llvm::sys::path::is_absolute(*Xdg)) {
+    Dir = *Xdg;
+  } else if (std::optional<std::string> Home =
+                 llvm::sys::Process::GetEnv("HOME");
+             Home && llvm::sys::path::is_absolute(*Home)) {
+    Dir = *Home;
+    llvm::sys::path::append(Dir, ".cache");
+  } else {
+    return "";
+  }
+  llvm::sys::path::append(Dir, "cuda-tidy");
+  return std::string(Dir);
+}
+
+#ifdef LLVM_ON_UNIX
+
+llvm::Expected<std::unique_ptr<CacheStore>>
+CacheStore::open(llvm::StringRef DirArg) {
+  llvm::SmallString<256> Dir(DirArg);
+  if (std::error_code EC = llvm::sys::fs::make_absolute(Dir))
+    return llvm::createStringError(EC, "cannot resolve '" + DirArg + "'");
+  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  if (!llvm::sys::fs::exists(Dir)) {
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+    if (!Parent.empty())
+      if (std::error_code EC = llvm::sys::fs::create_directories(
+              Parent, /*IgnoreExisting=*/true, llvm::sys::fs::owner_all))
+        return llvm::createStringError(EC, "cannot create '" + Parent +
+                                               "': " + EC.message());
+    // 0700 whatever the umask: mkdir applies it, so the mode is checked
+    // below, not assumed.
+    if (::mkdir(Dir.c_str(), 0700) != 0 && errno != EEXIST)
+      return llvm::createStringError(
+          std::error_code(errno, std::generic_category()),
+          "cannot create '" + Dir + "': " + std::strerror(errno));
+  }
+  int FD = ::open(Dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (FD < 0)
+    return llvm::createStringError(
+        std::error_code(errno, std::generic_category()),
+        "cannot open '" + Dir + "': " + std::strerror(errno));
+  struct stat St;
+  if (::fstat(FD, &St) != 0 || !S_ISDIR(St.st_mode)) {
+    ::close(FD);
+    return llvm::createStringError(std::make_error_code(std::errc::not_a_directory),
+                                   "'" + Dir + "' is not a directory");
+  }
+  if (St.st_uid != ::geteuid()) {
+    ::close(FD);
+    return llvm::createStringError(std::make_error_code(std::errc::permission_denied),
+                                   "'" + Dir +
+                                       "' belongs to another user");
+  }
+  if (St.st_mode & (S_IWGRP | S_IWOTH)) {
+    ::close(FD);
+    return llvm::createStringError(
+        std::make_error_code(std::errc::permission_denied),
+        "'" + Dir + "' is writable by other users (chmod 700 it)");
+  }
+  return std::unique_ptr<CacheStore>(new CacheStore(std::string(Dir), FD));
+}
+
+CacheStore::~CacheStore() {
+  if (DirFD >= 0)
+    ::close(DirFD);
+}
+
+void CacheStore::discard(const std::string &Name) {
+  ++Counters.CorruptEntries;
+  ::unlinkat(DirFD, Name.c_str(), 0);
+}
+
+std::optional<CacheStore::Entry> CacheStore::read(EntryKind Kind,
+                                                  const Digest &Key) {
+  const std::string Name = entryName(Kind, Key);
+  int FD = ::openat(DirFD, Name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (FD < 0) {
+    // ELOOP: a symlink sits where an entry should be; it is not ours.
+    if (errno == ELOOP)
+      discard(Name);
+    return std::nullopt;
+  }
+  struct stat St;
+  if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode) ||
+      St.st_uid != ::geteuid() || size_t(St.st_size) < HeaderSize) {
+    ::close(FD);
+    discard(Name);
+    return std::nullopt;
+  }
+  auto Buffer = llvm::MemoryBuffer::getOpenFile(
+      llvm::sys::fs::convertFDToNativeFile(FD), Name, St.st_size,
+      /*RequiresNullTerminator=*/false);
+  if (!Buffer) {
+    ::close(FD);
+    return std::nullopt;
+  }
+  llvm::StringRef Bytes = (*Buffer)->getBuffer();
+  const char *H = Bytes.data();
+  bool Valid = std::memcmp(H, Magic, sizeof(Magic)) == 0 &&
+               getU32(H + 8) == FormatVersion &&
+               getU32(H + 12) == uint32_t(Kind) &&
+               std::memcmp(H + 16, Key.data(), Key.size()) == 0 &&
+               getU64(H + 48) == Bytes.size() - HeaderSize &&
+               std::all_of(H + 88, H + HeaderSize,
+                           [](char C) { return C == 0; });
+  llvm::StringRef Payload = Bytes.drop_front(HeaderSize);
+  if (Valid) {
+    Digest Stored;
+    std::memcpy(Stored.data(), H + 56, Stored.size());
+    Valid = digestOf(Payload) == Stored;
+  }
+  if (!Valid) {
+    ::close(FD);
+    discard(Name);
+    return std::nullopt;
+  }
+  // Recently used entries survive pruning.
+  ::futimens(FD, nullptr);
+  ::close(FD);
+  return Entry{std::move(*Buffer), Payload};
+}
+
+bool CacheStore::write(EntryKind Kind, const Digest &Key,
+                       llvm::ArrayRef<llvm::StringRef> Parts) {
+  char Header[HeaderSize] = {};
+  std::memcpy(Header, Magic, sizeof(Magic));
+  putU32(Header + 8, FormatVersion);
+  putU32(Header + 12, uint32_t(Kind));
+  std::memcpy(Header + 16, Key.data(), Key.size());
+  uint64_t Size = 0;
+  llvm::BLAKE3 Hasher;
+  for (llvm::StringRef Part : Parts) {
+    Size += Part.size();
+    Hasher.update(Part);
+  }
+  putU64(Header + 48, Size);
+  Digest PayloadDigest = Hasher.final();
+  std::memcpy(Header + 56, PayloadDigest.data(), PayloadDigest.size());
+
+  static std::atomic<unsigned> Serial{0};
+  std::random_device Random;
+  std::string Temporary =
+      "tmp-" + std::to_string(llvm::sys::Process::getProcessId()) + "-" +
+      std::to_string(Serial++) + "-" + llvm::utohexstr(Random()) + ".part";
+  int FD = ::openat(DirFD, Temporary.c_str(),
+                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (FD < 0) {
+    ++Counters.WriteFailures;
+    return false;
+  }
+  auto WriteAll = [&](llvm::StringRef Bytes) {
+    while (!Bytes.empty()) {
+      ssize_t N = ::write(FD, Bytes.data(), Bytes.size());
+      if (N < 0) {
+        if (errno == EINTR)
+          continue;
+        return false;
+      }
+      Bytes = Bytes.drop_front(N);
+    }
+    return true;
+  };
+  bool Ok = WriteAll(llvm::StringRef(Header, HeaderSize));
+  for (llvm::StringRef Part : Parts)
+    Ok = Ok && WriteAll(Part);
+  Ok = (::close(FD) == 0) && Ok;
+  const std::string Name = entryName(Kind, Key);
+  if (!Ok || ::renameat(DirFD, Temporary.c_str(), DirFD, Name.c_str()) != 0) {
+    ::unlinkat(DirFD, Temporary.c_str(), 0);
+    ++Counters.WriteFailures;
+    return false;
+  }
+  ++Counters.Writes;
+  return true;
+}
+
+void CacheStore::prune(uint64_t MaxBytes) {
+  int ListFD = ::dup(DirFD);
+  if (ListFD < 0)
+    return;
+  DIR *D = ::fdopendir(ListFD);
+  if (!D) {
+    ::close(ListFD);
+    return;
+  }
+  ::rewinddir(D);
+  struct Item {
+    std::string Name;
+    uint64_t Size;
+    int64_t MTime;
+  };
+  std::vector<Item> Entries;
+  uint64_t Total = 0;
+  const int64_t Now = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  while (struct dirent *E = ::readdir(D)) {
+    llvm::StringRef Name(E->d_name);
+    const bool IsEntry =
+        Name.starts_with("preamble-") || Name.starts_with("result-");
+    const bool IsTemporary = Name.starts_with("tmp-");
+    if (!IsEntry && !IsTemporary)
+      continue; // not ours: never touched
+    struct stat St;
+    if (::fstatat(DirFD, E->d_name, &St, AT_SYMLINK_NOFOLLOW) != 0)
+      continue;
+    if (IsTemporary) {
+      // A writer that died mid-entry; a live one finishes in seconds.
+      if (S_ISREG(St.st_mode) && Now - St.st_mtime > 3600)
+        ::unlinkat(DirFD, E->d_name, 0);
+      continue;
+    }
+    if (!S_ISREG(St.st_mode))
+      continue;
+    Entries.push_back({Name.str(), uint64_t(St.st_size), St.st_mtime});
+    Total += St.st_size;
+  }
+  ::closedir(D);
+  if (Total <= MaxBytes)
+    return;
+  llvm::sort(Entries, [](const Item &A, const Item &B) {
+    return std::tie(A.MTime, A.Name) < std::tie(B.MTime, B.Name);
+  });
+  // Down to three quarters, so that the next run does not prune again.
+  const uint64_t Target = MaxBytes / 4 * 3;
+  for (const Item &I : Entries) {
+    if (Total <= Target)
+      break;
+    if (::unlinkat(DirFD, I.Name.c_str(), 0) == 0)
+      Total -= I.Size;
+  }
+}
+
+#else // !LLVM_ON_UNIX
+
+llvm::Expected<std::unique_ptr<CacheStore>>
+CacheStore::open(llvm::StringRef Dir) {
+  return llvm::createStringError(std::make_error_code(std::errc::not_supported),
+                                 "the cache needs a POSIX system");
+}
+CacheStore::~CacheStore() = default;
+void CacheStore::discard(const std::string &) {}
+std::optional<CacheStore::Entry> CacheStore::read(EntryKind, const Digest &) {
+  return std::nullopt;
+}
+bool CacheStore::write(EntryKind, const Digest &,
+                       llvm::ArrayRef<llvm::StringRef>) {
+  return false;
+}
+void CacheStore::prune(uint64_t) {}
+
+#endif
+
+//===----------------------------------------------------------------------===//
+// Payload encoding
+//===----------------------------------------------------------------------===//
+
+void PayloadWriter::u32(uint32_t V) {
+  char B[4];
+  putU32(B, V);
+  Out.append(B, 4);
+}
+void PayloadWriter::u64(uint64_t V) {
+  char B[8];
+  putU64(B, V);
+  Out.append(B, 8);
+}
+void PayloadWriter::str(llvm::StringRef S) {
+  u32(uint32_t(S.size()));
+  Out.append(S.data(), S.size());
+}
+void PayloadWriter::digest(const Digest &D) {
+  Out.append(reinterpret_cast<const char *>(D.data()), D.size());
+}
+
+bool PayloadReader::u8(uint8_t &V) {
+  if (In.size() < 1)
+    return false;
+  V = uint8_t(In[0]);
+  In = In.drop_front(1);
+  return true;
+}
+bool PayloadReader::u32(uint32_t &V) {
+  if (In.size() < 4)
+    return false;
+  V = getU32(In.data());
+  In = In.drop_front(4);
+  return true;
+}
+bool PayloadReader::u64(uint64_t &V) {
+  if (In.size() < 8)
+    return false;
+  V = getU64(In.data());
+  In = In.drop_front(8);
+  return true;
+}
+bool PayloadReader::str(std::string &S) {
+  uint32_t N;
+  if (!u32(N) || In.size() < N)
+    return false;
+  S = In.take_front(N).str();
+  In = In.drop_front(N);
+  return true;
+}
+bool PayloadReader::digest(Digest &D) {
+  if (In.size() < D.size())
+    return false;
+  std::memcpy(D.data(), In.data(), D.size());
+  In = In.drop_front(D.size());
+  return true;
+}
+bool PayloadReader::count(uint32_t &N, size_t MinItemSize) {
+  return u32(N) && uint64_t(N) * std::max<size_t>(MinItemSize, 1) <= In.size();
+}
+
+} // namespace clang::tidy::cuda::driver

@@ -1,0 +1,192 @@
+//===--- CacheStore.h - cuda-tidy's on-disk cache folder ---------*- C++ -*-===//
+//
+// One folder (--cache-dir) holds two kinds of entries: precompiled preambles
+// (PreambleCache.h) and per-file results (ResultCache.h). This is the part
+// that touches the disk, and it trusts nothing it reads:
+//  - the folder must be a directory owned by the user, writable by no one
+//    else; it is created 0700, and every entry is opened relative to the
+//    folder's descriptor with O_NOFOLLOW, so a symlink planted in it is not
+//    followed;
+//  - an entry is written to a fresh temporary file and renamed into place,
+//    so a concurrent reader (another -j worker, another cuda-tidy, another CI
+//    job sharing the folder) sees the old entry or the new one, never half
+//    of one;
+//  - every entry carries a header (magic, format version, kind, the BLAKE3
+//    digest of its key, its size and the BLAKE3 digest of its payload) that
+//    is checked on every read: a truncated, corrupt, misnamed or foreign file
+//    is ignored, removed, and rebuilt by the caller.
+//
+// Keys and file contents are hashed with BLAKE3 (ContentHasher memoizes the
+// digests of the files one run reads).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOL_DRIVER_CACHESTORE_H
+#define CUDA_TIDY_TOOL_DRIVER_CACHESTORE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda::driver {
+
+/// A BLAKE3 digest (256 bits).
+using Digest = std::array<uint8_t, 32>;
+
+std::string toHex(const Digest &D);
+Digest digestOf(llvm::StringRef Bytes);
+
+/// Builds a key from named parts; each part is length-prefixed, so no two
+/// different part lists hash alike.
+class KeyBuilder {
+public:
+  KeyBuilder &add(llvm::StringRef Part);
+  KeyBuilder &add(const Digest &D) {
+    return add(llvm::StringRef(reinterpret_cast<const char *>(D.data()),
+                               D.size()));
+  }
+  KeyBuilder &add(uint64_t N);
+  Digest final();
+
+private:
+  llvm::BLAKE3 Hasher;
+};
+
+/// The version every entry is keyed with: cuda-tidy's version, the clang
+/// library it runs on, and the digest of the running executable (a rebuilt
+/// cuda-tidy never replays an older build's results). Computed once.
+llvm::StringRef toolVersionKey();
+
+/// Digests of the files one run reads, each file read and hashed once (and
+/// again only when its size, modification time or inode changed).
+/// Thread-safe.
+class ContentHasher {
+public:
+  /// The digest of the file's bytes; nullopt when it cannot be read.
+  std::optional<Digest> hashFile(llvm::StringRef Path);
+
+private:
+  struct Known {
+    uint64_t Size = 0;
+    int64_t MTime = 0;
+    uint64_t Inode = 0;
+    Digest Hash{};
+  };
+  std::mutex Mutex;
+  llvm::StringMap<Known> Files;
+};
+
+/// A file and the digest of its contents when an entry was made.
+struct FileDigest {
+  std::string Path;
+  Digest Hash{};
+};
+
+/// True when every file still has the recorded contents.
+bool dependenciesUnchanged(llvm::ArrayRef<FileDigest> Files,
+                           ContentHasher &Hasher);
+
+enum class EntryKind : uint32_t { Preamble = 1, Result = 2 };
+
+/// Counters for --cache-stats and the tests.
+struct CacheCounters {
+  std::atomic<unsigned> PreambleHits{0}, PreambleMisses{0},
+      PreamblesBuilt{0}, PreamblesShared{0}, PreamblesUnusable{0},
+      ResultHits{0}, ResultMisses{0}, CorruptEntries{0}, Writes{0},
+      WriteFailures{0};
+};
+
+class CacheStore {
+public:
+  /// Opens \p Dir, creating it (and its parents) with mode 0700 when it does
+  /// not exist. Fails when it is not a directory, not owned by the user, or
+  /// writable by group or others.
+  static llvm::Expected<std::unique_ptr<CacheStore>> open(llvm::StringRef Dir);
+  ~CacheStore();
+  CacheStore(const CacheStore &) = delete;
+  CacheStore &operator=(const CacheStore &) = delete;
+
+  llvm::StringRef directory() const { return Dir; }
+
+  /// The payload of the entry for \p Key, after checking its header and
+  /// digest; null when there is none or it is damaged (then it is removed).
+  /// The payload starts at an offset aligned to 64 bytes in the buffer.
+  struct Entry {
+    std::unique_ptr<llvm::MemoryBuffer> Buffer; ///< The whole file.
+    llvm::StringRef Payload;
+  };
+  std::optional<Entry> read(EntryKind Kind, const Digest &Key);
+
+  /// Writes the entry (payload = the concatenation of \p Parts) atomically.
+  bool write(EntryKind Kind, const Digest &Key,
+             llvm::ArrayRef<llvm::StringRef> Parts);
+
+  /// Deletes the least recently used entries while the folder holds more
+  /// than \p MaxBytes, and temporary files older than an hour.
+  void prune(uint64_t MaxBytes);
+
+  CacheCounters Counters;
+
+  /// The name of an entry's file inside the folder.
+  static std::string entryName(EntryKind Kind, const Digest &Key);
+
+private:
+  CacheStore(std::string Dir, int DirFD) : Dir(std::move(Dir)), DirFD(DirFD) {}
+  void discard(const std::string &Name);
+
+  std::string Dir;
+  int DirFD = -1;
+};
+
+/// The default folder: $XDG_CACHE_HOME/cuda-tidy, else ~/.cache/cuda-tidy;
+/// empty when neither can be found.
+std::string defaultCacheDirectory();
+
+/// A little-endian, length-prefixed binary encoding for cache payloads.
+/// The reader checks every length against what is left, so a damaged entry
+/// reads as an error, never past the end.
+class PayloadWriter {
+public:
+  void u8(uint8_t V) { Out.push_back(char(V)); }
+  void u32(uint32_t V);
+  void u64(uint64_t V);
+  void str(llvm::StringRef S);
+  void digest(const Digest &D);
+  std::string &bytes() { return Out; }
+
+private:
+  std::string Out;
+};
+
+class PayloadReader {
+public:
+  explicit PayloadReader(llvm::StringRef In) : In(In) {}
+  bool u8(uint8_t &V);
+  bool u32(uint32_t &V);
+  bool u64(uint64_t &V);
+  bool str(std::string &S);
+  bool digest(Digest &D);
+  /// A count of items each at least \p MinItemSize bytes long: rejects a
+  /// count the rest of the payload cannot hold.
+  bool count(uint32_t &N, size_t MinItemSize);
+  bool atEnd() const { return In.empty(); }
+  llvm::StringRef rest() const { return In; }
+
+private:
+  llvm::StringRef In;
+};
+
+} // namespace clang::tidy::cuda::driver
+
+#endif

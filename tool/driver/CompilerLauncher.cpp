@@ -1,0 +1,117 @@
+//===--- CompilerLauncher.cpp - cuda-tidy as a compiler launcher ----------===//
+
+#include "tool/driver/CompilerLauncher.h"
+#include "tool/driver/ExitCodes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace clang::tidy::cuda::driver {
+
+static bool isSourceFile(llvm::StringRef Arg) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Arg);
+  return Ext == ".cu" || Ext == ".cuh" || Ext == ".cpp" || Ext == ".cc" ||
+         Ext == ".cxx" || Ext == ".c";
+}
+
+std::optional<LauncherInvocation>
+parseLauncherInvocation(llvm::ArrayRef<const char *> Argv) {
+  if (Argv.size() < 2 || llvm::StringRef(Argv[1]) != "--launcher")
+    return std::nullopt;
+  LauncherInvocation Invocation;
+  size_t I = 2;
+  for (; I < Argv.size(); ++I) {
+    llvm::StringRef Arg = Argv[I];
+    if (!Arg.starts_with("-") && llvm::sys::fs::can_execute(Arg) &&
+        !llvm::sys::fs::is_directory(Arg))
+      break;
+    Invocation.TidyArgs.push_back(Arg.str());
+  }
+  for (; I < Argv.size(); ++I)
+    Invocation.Compiler.emplace_back(Argv[I]);
+  for (size_t J = 1; J < Invocation.Compiler.size(); ++J) {
+    llvm::StringRef Arg = Invocation.Compiler[J];
+    llvm::StringRef Previous = Invocation.Compiler[J - 1];
+    // The value of -o, -MF, -x, ... is not the input.
+    if (!Arg.starts_with("-") && isSourceFile(Arg) && Previous != "-o" &&
+        Previous != "-MF" && Previous != "-MT" && Previous != "-x") {
+      Invocation.Source = Arg.str();
+      break;
+    }
+  }
+  return Invocation;
+}
+
+static int runCompiler(const std::vector<std::string> &Compiler) {
+  std::vector<llvm::StringRef> Args(Compiler.begin(), Compiler.end());
+  std::string Error;
+  int Status = llvm::sys::ExecuteAndWait(Compiler.front(), Args, std::nullopt,
+                                         {}, 0, 0, &Error);
+  if (Status < 0) {
+    llvm::errs() << "cuda-tidy --launcher: cannot run '" << Compiler.front()
+                 << "': " << Error << "\n";
+    return 1;
+  }
+  return Status;
+}
+
+int runAsCompilerLauncher(const LauncherInvocation &Invocation,
+                          llvm::StringRef Self) {
+  if (Invocation.Compiler.empty()) {
+    llvm::errs() << "cuda-tidy --launcher: no compiler command follows "
+                    "(expected: cuda-tidy --launcher [options] <compiler> "
+                    "<args>)\n";
+    return ExitUsageError;
+  }
+  int LintStatus = ExitSuccess;
+  // Compiler probes (version checks, linking) have no CUDA source: only
+  // compile.
+  if (!Invocation.Source.empty()) {
+    llvm::SmallString<128> Dir;
+    if (!llvm::sys::fs::createUniqueDirectory("cuda-tidy-launcher", Dir)) {
+      llvm::SmallString<256> Cwd;
+      llvm::sys::fs::current_path(Cwd);
+      llvm::SmallString<256> Source(Invocation.Source);
+      llvm::sys::fs::make_absolute(Source);
+      llvm::json::Array Arguments;
+      for (const std::string &A : Invocation.Compiler)
+        Arguments.push_back(A);
+      llvm::json::Value Database = llvm::json::Array{llvm::json::Object{
+          {"directory", Cwd.str()},
+          {"file", Source.str()},
+          {"arguments", std::move(Arguments)}}};
+      llvm::SmallString<256> DbPath(Dir);
+      llvm::sys::path::append(DbPath, "compile_commands.json");
+      std::error_code EC;
+      {
+        llvm::raw_fd_ostream OS(DbPath, EC);
+        if (!EC)
+          OS << Database;
+      }
+      if (!EC) {
+        std::vector<std::string> Lint = {Self.str(), "-p", Dir.str().str()};
+        Lint.insert(Lint.end(), Invocation.TidyArgs.begin(),
+                    Invocation.TidyArgs.end());
+        Lint.push_back(Source.str().str());
+        std::vector<llvm::StringRef> Args(Lint.begin(), Lint.end());
+        LintStatus = llvm::sys::ExecuteAndWait(Self, Args);
+      }
+      llvm::sys::fs::remove(DbPath);
+      llvm::sys::fs::remove(Dir);
+    }
+    if (LintStatus == ExitAnalysisFailed || LintStatus == ExitUsageError)
+      llvm::errs() << "cuda-tidy --launcher: could not analyze '"
+                   << Invocation.Source << "' (exit " << LintStatus
+                   << "); compiling it anyway\n";
+  }
+  int CompileStatus = runCompiler(Invocation.Compiler);
+  if (CompileStatus != 0)
+    return CompileStatus;
+  return LintStatus == ExitFindingsAsErrors ? ExitFindingsAsErrors
+                                            : ExitSuccess;
+}
+
+} // namespace clang::tidy::cuda::driver

@@ -1,0 +1,133 @@
+//===--- ConfigValidation.cpp - .clang-tidy files checked before a run ----===//
+
+#include "tool/driver/ConfigValidation.h"
+
+#include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include <set>
+
+namespace clang::tidy::cuda::driver {
+
+/// 1-based line and column of the first occurrence of \p Needle in \p Text
+/// (the position of a key or a check name, for the message).
+static std::pair<unsigned, unsigned> positionOf(llvm::StringRef Text,
+                                                llvm::StringRef Needle) {
+  size_t Offset = Text.find(Needle);
+  if (Offset == llvm::StringRef::npos)
+    return {1, 1};
+  llvm::StringRef Before = Text.take_front(Offset);
+  unsigned Line = Before.count('\n') + 1;
+  size_t LineStart = Before.rfind('\n');
+  unsigned Column =
+      Offset - (LineStart == llvm::StringRef::npos ? 0 : LineStart + 1) + 1;
+  return {Line, Column};
+}
+
+unsigned validateClangTidyConfig(llvm::StringRef Text, llvm::StringRef Source,
+                                 const llvm::StringSet<> &KnownChecks,
+                                 const llvm::StringSet<> &KnownOptions,
+                                 llvm::raw_ostream &OS) {
+  unsigned Errors = 0;
+  auto Parsed = parseConfigurationWithDiags(
+      llvm::MemoryBufferRef(Text, Source), [&](const llvm::SMDiagnostic &D) {
+        if (D.getKind() != llvm::SourceMgr::DK_Error)
+          return;
+        ++Errors;
+        OS << Source << ":" << D.getLineNo() << ":" << (D.getColumnNo() + 1)
+           << ": error: " << D.getMessage() << "\n";
+      });
+  if (!Parsed) {
+    if (Errors == 0) {
+      OS << Source << ":1:1: error: " << Parsed.getError().message() << "\n";
+      ++Errors;
+    }
+    return Errors;
+  }
+  auto Report = [&](llvm::StringRef Name, const llvm::Twine &Message) {
+    auto [Line, Column] = positionOf(Text, Name);
+    OS << Source << ":" << Line << ":" << Column << ": error: " << Message
+       << "\n";
+    ++Errors;
+  };
+  if (Parsed->Checks) {
+    llvm::SmallVector<llvm::StringRef, 8> Items;
+    llvm::StringRef(*Parsed->Checks).split(Items, ',', -1, false);
+    for (llvm::StringRef Item : Items) {
+      Item = Item.trim();
+      Item.consume_front("-");
+      Item = Item.trim();
+      if (!Item.starts_with("cuda-") || Item.contains('*') ||
+          KnownChecks.contains(Item))
+        continue;
+      Report(Item, "unknown check '" + Item + "'");
+    }
+  }
+  for (const auto &Entry : Parsed->CheckOptions) {
+    llvm::StringRef Key = Entry.getKey();
+    if (!Key.starts_with("cuda-") || KnownOptions.contains(Key))
+      continue;
+    Report(Key, "unknown option '" + Key + "'");
+  }
+  return Errors;
+}
+
+/// The .clang-tidy files above each input, nearest first, each once.
+static std::vector<std::string>
+clangTidyFilesFor(const std::vector<std::string> &Inputs) {
+  std::vector<std::string> Files;
+  std::set<std::string> Seen;
+  for (const std::string &Input : Inputs) {
+    llvm::SmallString<256> Dir(Input);
+    llvm::sys::fs::make_absolute(Dir);
+    llvm::sys::path::remove_dots(Dir, true);
+    llvm::sys::path::remove_filename(Dir);
+    while (!Dir.empty()) {
+      llvm::SmallString<256> Candidate(Dir);
+      llvm::sys::path::append(Candidate, ".clang-tidy");
+      if (Seen.insert(std::string(Candidate)).second &&
+          llvm::sys::fs::is_regular_file(Candidate))
+        Files.push_back(std::string(Candidate));
+      llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+      if (Parent == Dir)
+        break;
+      Dir = Parent;
+    }
+  }
+  return Files;
+}
+
+void locateConfigurationProblem(const std::vector<std::string> &Inputs,
+                                llvm::StringRef Message,
+                                llvm::raw_ostream &OS) {
+  llvm::StringRef Option = Message.split("for option '").second.split('\'').first;
+  if (!Option.empty())
+    for (const std::string &File : clangTidyFilesFor(Inputs))
+      if (auto Buffer = llvm::MemoryBuffer::getFile(File)) {
+        llvm::StringRef Text = (*Buffer)->getBuffer();
+        if (!Text.contains(Option))
+          continue;
+        auto [Line, Column] = positionOf(Text, Option);
+        OS << File << ":" << Line << ":" << Column << ": error: " << Message
+           << "\n";
+        return;
+      }
+  OS << "cuda-tidy: error: " << Message << "\n";
+}
+
+unsigned validateClangTidyFiles(const std::vector<std::string> &Inputs,
+                                const llvm::StringSet<> &KnownChecks,
+                                const llvm::StringSet<> &KnownOptions,
+                                llvm::raw_ostream &OS) {
+  unsigned Errors = 0;
+  for (const std::string &File : clangTidyFilesFor(Inputs))
+    if (auto Buffer = llvm::MemoryBuffer::getFile(File))
+      Errors += validateClangTidyConfig((*Buffer)->getBuffer(), File,
+                                        KnownChecks, KnownOptions, OS);
+  return Errors;
+}
+
+} // namespace clang::tidy::cuda::driver

@@ -1,0 +1,605 @@
+//===--- PreambleCache.cpp - CUDA headers parsed once, not per file -------===//
+
+#include "tool/driver/PreambleCache.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <climits>
+
+namespace clang::tidy::cuda::driver {
+
+//===----------------------------------------------------------------------===//
+// The leading include lines
+//===----------------------------------------------------------------------===//
+
+LeadingIncludes scanLeadingIncludes(llvm::StringRef Text) {
+  LeadingIncludes Result;
+  // A byte-order mark shifts every offset the lexer reports; not worth it.
+  if (Text.starts_with("\xEF\xBB\xBF"))
+    return Result;
+  const size_t N = Text.size();
+  size_t I = 0;
+  size_t LineStart = 0;
+  // False when a block comment that began on an earlier line ends on this
+  // one: the line's start is then inside a comment, no place to cut.
+  bool LineClean = true;
+  auto IsBlank = [](char C) {
+    return C == ' ' || C == '\t' || C == '\r' || C == '\f' || C == '\v';
+  };
+  // A `//` comment from I: its end (the newline) or npos; nullopt when it
+  // continues onto the next line with a backslash.
+  auto LineCommentEnd = [&](size_t From) -> std::optional<size_t> {
+    size_t NL = Text.find('\n', From);
+    size_t Last = NL == llvm::StringRef::npos ? N : NL;
+    while (Last > From && (Text[Last - 1] == '\r'))
+      --Last;
+    if (Last > From && Text[Last - 1] == '\\')
+      return std::nullopt;
+    return NL;
+  };
+
+  bool SawFirst = false;
+  // Called where the comments end: at the first directive or token.
+  auto NoteCommentEnd = [&] {
+    if (!SawFirst)
+      Result.CommentEnd = LineClean ? unsigned(LineStart) : 0;
+    SawFirst = true;
+  };
+  while (I < N) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++I;
+      LineStart = I;
+      LineClean = true;
+      continue;
+    }
+    if (IsBlank(C)) {
+      ++I;
+      continue;
+    }
+    if (Text.substr(I).starts_with("//")) {
+      std::optional<size_t> End = LineCommentEnd(I);
+      if (!End || *End == llvm::StringRef::npos)
+        break;
+      I = *End; // the newline, handled above
+      continue;
+    }
+    if (Text.substr(I).starts_with("/*")) {
+      size_t End = Text.find("*/", I + 2);
+      if (End == llvm::StringRef::npos)
+        break;
+      if (Text.substr(I, End - I).contains('\n'))
+        LineClean = false;
+      I = End + 2;
+      continue;
+    }
+    NoteCommentEnd();
+    if (C != '#' || !LineClean)
+      break;
+    // `#`, blanks, `include`, blanks, a header name, then only blanks and
+    // comments up to the newline.
+    size_t J = I + 1;
+    while (J < N && (Text[J] == ' ' || Text[J] == '\t'))
+      ++J;
+    if (!Text.substr(J).starts_with("include"))
+      break;
+    J += 7;
+    if (J < N && (llvm::isAlnum(Text[J]) || Text[J] == '_'))
+      break; // #include_next, #includefoo
+    while (J < N && (Text[J] == ' ' || Text[J] == '\t'))
+      ++J;
+    if (J >= N || (Text[J] != '<' && Text[J] != '"'))
+      break; // #include MACRO
+    const char Close = Text[J] == '<' ? '>' : '"';
+    size_t NameEnd = Text.find_first_of(llvm::StringRef("\n\0", 2).str() + Close,
+                                        J + 1);
+    if (NameEnd == llvm::StringRef::npos || Text[NameEnd] != Close ||
+        NameEnd == J + 1)
+      break;
+    std::string Spelling = Text.substr(J, NameEnd - J + 1).str();
+    size_t K = NameEnd + 1;
+    bool LineOk = false;
+    while (K < N) {
+      if (Text[K] == '\n') {
+        LineOk = true;
+        break;
+      }
+      if (IsBlank(Text[K])) {
+        ++K;
+        continue;
+      }
+      if (Text.substr(K).starts_with("//")) {
+        std::optional<size_t> End = LineCommentEnd(K);
+        if (End && *End != llvm::StringRef::npos) {
+          K = *End;
+          LineOk = true;
+        }
+        break;
+      }
+      if (Text.substr(K).starts_with("/*")) {
+        size_t End = Text.find("*/", K + 2);
+        if (End == llvm::StringRef::npos ||
+            Text.substr(K, End - K).contains('\n'))
+          break;
+        K = End + 2;
+        continue;
+      }
+      break;
+    }
+    if (!LineOk)
+      break;
+    Result.Includes.push_back({unsigned(LineStart), unsigned(K + 1),
+                               std::move(Spelling)});
+    Result.HasQuoted |= Close == '"';
+    I = K + 1;
+    LineStart = I;
+    LineClean = true;
+  }
+  // A file of comments only: nothing to gain.
+  if (!SawFirst)
+    Result.CommentEnd = 0;
+  return Result;
+}
+
+std::string preambleSignature(const LeadingIncludes &Scan,
+                              llvm::StringRef MainFile) {
+  std::string Signature;
+  for (const LeadingIncludes::Line &L : Scan.Includes) {
+    Signature += L.Spelling;
+    Signature += '\n';
+  }
+  if (Scan.HasQuoted) {
+    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(MainFile));
+    llvm::sys::fs::make_absolute(Dir);
+    llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/false);
+    Signature += "dir ";
+    Signature += Dir.str();
+  }
+  return Signature;
+}
+
+//===----------------------------------------------------------------------===//
+// Keys
+//===----------------------------------------------------------------------===//
+
+std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
+  CompilerInvocation Copy(Invocation);
+  FrontendOptions &Frontend = Copy.getFrontendOpts();
+  InputKind Kind =
+      Frontend.Inputs.empty() ? InputKind() : Frontend.Inputs[0].getKind();
+  Frontend.Inputs.clear();
+  Frontend.Inputs.emplace_back("<main-file>", Kind);
+  Frontend.OutputFile.clear();
+  Copy.getCodeGenOpts().MainFileName.clear();
+  Copy.getPreprocessorOpts().clearRemappedFiles();
+  std::string Key;
+  for (const std::string &Arg : Copy.getCC1CommandLine()) {
+    // The CUDA compilation unit id is derived from the file's name. Only
+    // code generation and name mangling read it, through the ASTContext of
+    // the compile that uses the preamble (the file's own), never through
+    // the PCH: it does not make the preamble different.
+    if (llvm::StringRef(Arg).starts_with("-cuid="))
+      continue;
+    Key += Arg;
+    Key += '\0';
+  }
+  // Set in code, not on the command line.
+  Key += Invocation.getPreprocessorOpts().SetUpStaticAnalyzer ? "analyzer 1"
+                                                               : "analyzer 0";
+  Key += '\0';
+  Key += Invocation.getFileSystemOpts().WorkingDir;
+  return Key;
+}
+
+//===----------------------------------------------------------------------===//
+// Building
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 1";
+constexpr uint32_t PayloadVersion = 1;
+
+/// Counts every diagnostic the build emits.
+class CountingConsumer : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    ++Count;
+  }
+  unsigned Count = 0;
+};
+
+class BuildCallbacks : public PreambleCallbacks {
+public:
+  static constexpr int NoOffender = INT_MAX;
+
+  BuildCallbacks(const LeadingIncludes &Scan, ContentHasher &Hasher)
+      : Scan(Scan), Hasher(Hasher) {}
+
+  void BeforeExecute(CompilerInstance &CI) override {
+    SM = &CI.getSourceManager();
+  }
+
+  std::unique_ptr<PPCallbacks> createPPCallbacks() override {
+    return std::make_unique<Watcher>(*this);
+  }
+
+  void AfterExecute(CompilerInstance &CI) override {
+    SourceManager &Sources = CI.getSourceManager();
+    OptionalFileEntryRef Main =
+        Sources.getFileEntryRefForID(Sources.getMainFileID());
+    llvm::StringMap<Digest> Seen;
+    for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end();
+         ++It) {
+      FileEntryRef File = It->first;
+      if (Main && File.isSameRef(*Main))
+        continue;
+      if (Main && &File.getFileEntry() == &Main->getFileEntry())
+        continue;
+      llvm::SmallString<256> Path(File.getName());
+      CI.getFileManager().makeAbsolutePath(Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+      std::optional<Digest> Hash;
+      // The bytes the preamble was parsed from, when they are at hand.
+      if (std::optional<llvm::MemoryBufferRef> Buffer =
+              It->second->getBufferIfLoaded())
+        Hash = digestOf(Buffer->getBuffer());
+      else
+        Hash = Hasher.hashFile(Path);
+      if (!Hash) {
+        Complete = false;
+        continue;
+      }
+      Seen[Path] = *Hash;
+    }
+    for (const auto &Entry : Seen)
+      Dependencies.push_back({Entry.getKey().str(), Entry.getValue()});
+    llvm::sort(Dependencies, [](const FileDigest &A, const FileDigest &B) {
+      return A.Path < B.Path;
+    });
+  }
+
+  int Offender = NoOffender;
+  bool Complete = true;
+  std::vector<FileDigest> Dependencies;
+
+private:
+  class Watcher : public PPCallbacks {
+  public:
+    explicit Watcher(BuildCallbacks &Owner) : Owner(Owner) {}
+
+    void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef,
+                            bool, CharSourceRange, OptionalFileEntryRef,
+                            StringRef, StringRef, const Module *, bool,
+                            SrcMgr::CharacteristicKind) override {
+      const SourceManager &SM = *Owner.SM;
+      std::pair<FileID, unsigned> At = SM.getDecomposedLoc(HashLoc);
+      if (At.first != SM.getMainFileID())
+        return;
+      for (unsigned I = 0; I < Owner.Scan.Includes.size(); ++I)
+        if (Owner.Scan.Includes[I].Begin <= At.second &&
+            At.second < Owner.Scan.Includes[I].End)
+          Current = int(I);
+    }
+
+    void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                     SrcMgr::CharacteristicKind FileType,
+                     FileID) override {
+      if (Reason != EnterFile || SrcMgr::isSystem(FileType))
+        return;
+      const SourceManager &SM = *Owner.SM;
+      FileID FID = SM.getFileID(Loc);
+      if (FID == SM.getMainFileID() || !SM.getFileEntryRefForID(FID))
+        return; // the main file, <built-in>, <command line>
+      Owner.Offender = std::min(Owner.Offender, Current);
+    }
+
+  private:
+    BuildCallbacks &Owner;
+    int Current = -1;
+  };
+
+  const LeadingIncludes &Scan;
+  ContentHasher &Hasher;
+  const SourceManager *SM = nullptr;
+};
+
+std::string pchPathFor(const Digest &Key) {
+  return "/__cuda_tidy__/preamble-" + toHex(Key) + ".pch";
+}
+
+} // namespace
+
+std::shared_ptr<const Preamble> PreambleCache::build(
+    const CompilerInvocation &Invocation, llvm::StringRef MainFile,
+    const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
+    const Digest &Key, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+    std::shared_ptr<PCHContainerOperations> PCHOps) {
+  auto Result = std::make_shared<Preamble>();
+  Result->PchPath = pchPathFor(Key);
+
+  // The preamble's main file: a name of its own beside the real file (so
+  // quoted includes are searched in the same folder), never a real file.
+  llvm::SmallString<256> Synthetic(llvm::sys::path::parent_path(MainFile));
+  llvm::sys::path::append(Synthetic,
+                          ".cuda-tidy-preamble-" + toHex(Key).substr(0, 16) +
+                              ".cu");
+  CompilerInvocation Copy(Invocation);
+  FrontendOptions &Frontend = Copy.getFrontendOpts();
+  if (Frontend.Inputs.size() != 1) {
+    Result->Storable = false;
+    return Result;
+  }
+  Frontend.Inputs[0] =
+      FrontendInputFile(Synthetic, Frontend.Inputs[0].getKind());
+  Copy.getPreprocessorOpts().clearRemappedFiles();
+
+  unsigned Count = Scan.Includes.size();
+  // The lexer's own idea of the preamble bounds the cut from above.
+  PreambleBounds LexerBounds =
+      Lexer::ComputePreamble(MainBuffer.getBuffer(), Copy.getLangOpts());
+  // (It counts comments only when a directive follows them.)
+  while (Count && Scan.cut(Count) > LexerBounds.Size)
+    --Count;
+
+  for (unsigned Attempt = 0; Attempt < 2 && Scan.cut(Count); ++Attempt) {
+    PreambleBounds Bounds(Scan.cut(Count),
+                          /*PreambleEndsAtStartOfLine=*/true);
+    CountingConsumer Counter;
+    IntrusiveRefCntPtr<DiagnosticsEngine> Diags =
+        CompilerInstance::createDiagnostics(*FS, Copy.getDiagnosticOpts(),
+                                            &Counter,
+                                            /*ShouldOwnClient=*/false);
+    BuildCallbacks Callbacks(Scan, Hasher);
+    llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
+        Copy, &MainBuffer, Bounds, Diags, FS, PCHOps,
+        /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);
+    Result->Dependencies = std::move(Callbacks.Dependencies);
+    // Without the digest of every file it read, a preamble could not be
+    // checked later: neither it nor its failure is kept.
+    Result->Storable = Callbacks.Complete;
+    if (!Built)
+      Result->Storable = false;
+    if (!Built || Counter.Count || !Callbacks.Complete)
+      break;
+    if (Callbacks.Offender == BuildCallbacks::NoOffender) {
+      Result->Usable = true;
+      Result->IncludeCount = Count;
+      Result->Built.emplace(std::move(*Built));
+      break;
+    }
+    // A user header came in through include line `Offender` (-1: through
+    // a header the driver force-includes): cut before it and build again.
+    if (Callbacks.Offender < 0)
+      break;
+    Count = unsigned(Callbacks.Offender);
+  }
+  if (!Result->Usable)
+    return Result;
+
+  // The PCH bytes: an in-memory preamble shows them to a compiler through
+  // a file system overlay, which is where they are read from here.
+  CompilerInvocation Scratch(Copy);
+  IntrusiveRefCntPtr<llvm::vfs::FileSystem> Scratchpad(
+      new llvm::vfs::InMemoryFileSystem());
+  std::unique_ptr<llvm::MemoryBuffer> Empty =
+      llvm::MemoryBuffer::getMemBuffer("");
+  Result->Built->AddImplicitPreamble(Scratch, Scratchpad, Empty.get());
+  const std::string &Path = Scratch.getPreprocessorOpts().ImplicitPCHInclude;
+  auto Bytes = Scratchpad->getBufferForFile(Path, /*FileSize=*/-1,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Bytes || (*Bytes)->getBufferSize() == 0) {
+    Result->Usable = false;
+    Result->Storable = false;
+    Result->Built.reset();
+    return Result;
+  }
+  // The overlay's buffer points into the preamble's own storage, which
+  // lives as long as Result->Built.
+  Result->Pch = (*Bytes)->getBuffer();
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// The cache folder
+//===----------------------------------------------------------------------===//
+
+// Payload: version, usable, include count, dependencies, then the PCH at a
+// 64-byte aligned offset.
+void PreambleCache::store(const Digest &Key, const Preamble &P) {
+  if (!Disk)
+    return;
+  PayloadWriter Meta;
+  Meta.u32(PayloadVersion);
+  Meta.u8(P.Usable);
+  Meta.u32(P.IncludeCount);
+  Meta.u32(uint32_t(P.Dependencies.size()));
+  for (const FileDigest &D : P.Dependencies) {
+    Meta.str(D.Path);
+    Meta.digest(D.Hash);
+  }
+  const uint64_t FixedTail = 16; // PCH offset and size
+  uint64_t Offset = Meta.bytes().size() + FixedTail;
+  Offset = (Offset + 63) / 64 * 64;
+  Meta.u64(Offset);
+  Meta.u64(P.Usable ? P.Pch.size() : 0);
+  Meta.bytes().resize(Offset, '\0');
+  if (P.Usable)
+    Disk->write(EntryKind::Preamble, Key, {Meta.bytes(), P.Pch});
+  else
+    Disk->write(EntryKind::Preamble, Key, {Meta.bytes()});
+}
+
+std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
+  if (!Disk)
+    return nullptr;
+  std::optional<CacheStore::Entry> Entry =
+      Disk->read(EntryKind::Preamble, Key);
+  if (!Entry)
+    return nullptr;
+  auto Result = std::make_shared<Preamble>();
+  PayloadReader In(Entry->Payload);
+  uint32_t Version = 0, Count = 0, Deps = 0;
+  uint8_t Usable = 0;
+  uint64_t Offset = 0, Size = 0;
+  bool Ok = In.u32(Version) && Version == PayloadVersion && In.u8(Usable) &&
+            In.u32(Count) && In.count(Deps, 4 + 32);
+  for (uint32_t I = 0; Ok && I < Deps; ++I) {
+    FileDigest D;
+    Ok = In.str(D.Path) && In.digest(D.Hash);
+    Result->Dependencies.push_back(std::move(D));
+  }
+  Ok = Ok && In.u64(Offset) && In.u64(Size) &&
+       Offset <= Entry->Payload.size() &&
+       Size <= Entry->Payload.size() - Offset && (Usable ? Size > 0 : true);
+  if (!Ok) {
+    ++Counters.CorruptEntries;
+    return nullptr;
+  }
+  if (!dependenciesUnchanged(Result->Dependencies, Hasher))
+    return nullptr; // a header changed: build again (and replace the entry)
+  Result->Usable = Usable;
+  Result->IncludeCount = Count;
+  Result->PchPath = pchPathFor(Key);
+  Result->Pch = Entry->Payload.substr(Offset, Size);
+  Result->Loaded = std::move(Entry->Buffer);
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Sharing
+//===----------------------------------------------------------------------===//
+
+void PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
+  llvm::StringMap<std::pair<unsigned, unsigned>> Counts;
+  for (const std::string &File : Files) {
+    auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!Buffer)
+      continue;
+    LeadingIncludes Scan = scanLeadingIncludes((*Buffer)->getBuffer());
+    if (!Scan.cut(Scan.Includes.size()))
+      continue;
+    auto &Count = Counts[preambleSignature(Scan, File)];
+    ++Count.first;
+    ++Count.second;
+  }
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Planned = std::move(Counts);
+}
+
+std::shared_ptr<const Preamble> PreambleCache::acquire(
+    const CompilerInvocation &Invocation, llvm::StringRef MainFile,
+    const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+    std::shared_ptr<PCHContainerOperations> PCHOps, PreambleSource &Source) {
+  Source = PreambleSource::None;
+  if (!Scan.cut(Scan.Includes.size()))
+    return nullptr;
+  const std::string Signature = preambleSignature(Scan, MainFile);
+  std::string Cwd;
+  if (auto Dir = FS->getCurrentWorkingDirectory())
+    Cwd = *Dir;
+  const Digest Key = KeyBuilder()
+                         .add(PreambleKeyVersion)
+                         .add(toolVersionKey())
+                         .add(flagsKey(Invocation))
+                         .add(Cwd)
+                         .add(Signature)
+                         .final();
+
+  std::promise<std::shared_ptr<const Preamble>> Promise;
+  std::shared_future<std::shared_ptr<const Preamble>> Ready;
+  bool Builder = false;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    unsigned Total = 1; // files of this run with this signature
+    bool Last = true;   // no later file of this run needs it
+    auto Plan = Planned.find(Signature);
+    if (Plan != Planned.end()) {
+      Total = Plan->second.first;
+      if (Plan->second.second)
+        --Plan->second.second;
+      Last = Plan->second.second == 0;
+    }
+    auto It = Slots.find(Key);
+    // Without a cache folder, a preamble no other file uses costs more
+    // than it saves.
+    if (!Disk && Total < 2 && It == Slots.end())
+      return nullptr;
+    if (It == Slots.end()) {
+      Builder = true;
+      Ready = Promise.get_future().share();
+      It = Slots.emplace(Key, Slot{Ready, Signature}).first;
+    } else {
+      Ready = It->second.Ready;
+    }
+    if (Last)
+      Slots.erase(It); // the run needs it no more: memory goes with the last
+  }
+
+  std::shared_ptr<const Preamble> Result;
+  if (Builder) {
+    Result = load(Key);
+    if (Result) {
+      Source = PreambleSource::Disk;
+      ++Counters.PreambleHits;
+    } else {
+      Result = build(Invocation, MainFile, MainBuffer, Scan, Key, FS, PCHOps);
+      Source = PreambleSource::Built;
+      ++Counters.PreambleMisses;
+      if (Result->Usable)
+        ++Counters.PreamblesBuilt;
+      if (Result->Storable)
+        store(Key, *Result);
+    }
+    Promise.set_value(Result);
+  } else {
+    Result = Ready.get();
+    Source = PreambleSource::Memory;
+    ++Counters.PreamblesShared;
+  }
+  if (!Result || !Result->Usable) {
+    ++Counters.PreamblesUnusable;
+    return nullptr;
+  }
+  if (Result->IncludeCount > Scan.Includes.size() ||
+      !Scan.cut(Result->IncludeCount))
+    return nullptr;
+  return Result;
+}
+
+void PreambleCache::apply(const Preamble &P, const LeadingIncludes &Scan,
+                          CompilerInvocation &Invocation,
+                          llvm::vfs::OverlayFileSystem &FS,
+                          std::unique_ptr<llvm::MemoryBuffer> MainBuffer) {
+  PreprocessorOptions &PP = Invocation.getPreprocessorOpts();
+  PP.PrecompiledPreambleBytes = {Scan.cut(P.IncludeCount),
+                                 /*PreambleEndsAtStartOfLine=*/true};
+  PP.ImplicitPCHInclude = P.PchPath;
+  PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+  // The predefines (and the CUDA wrapper header the driver force-includes)
+  // are in the preamble.
+  PP.UsePredefines = false;
+  PP.addRemappedFile(Invocation.getFrontendOpts().Inputs[0].getFile(),
+                     MainBuffer.release());
+  IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Pch(
+      new llvm::vfs::InMemoryFileSystem());
+  Pch->addFile(P.PchPath, 0,
+               llvm::MemoryBuffer::getMemBuffer(P.Pch, P.PchPath,
+                                                /*RequiresNullTerminator=*/false));
+  FS.pushOverlay(Pch);
+}
+
+} // namespace clang::tidy::cuda::driver

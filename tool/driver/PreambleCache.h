@@ -1,0 +1,169 @@
+//===--- PreambleCache.h - CUDA headers parsed once, not per file -*- C++ -*-===//
+//
+// A CUDA file's parse is mostly the CUDA and CCCL headers it starts with.
+// The standalone cuda-tidy parses them once into a precompiled preamble
+// (clang's PrecompiledPreamble, what clangd uses) and starts every file with
+// the same leading #includes and the same compile flags from it: within one
+// run (in memory; -j workers wait for the one building it), and across runs
+// through the cache folder (CacheStore.h). docs/performance.md says why
+// this and not -include-pch.
+//
+// Results with and without a preamble are identical; what makes sure:
+//  - The preamble is the file's leading comments and run of plain
+//    `#include <...>` / `#include "..."` lines: it ends before the first
+//    other directive or token, so a file's own macros and conditionals are
+//    always parsed, never replayed. (With no include line it still holds
+//    the CUDA runtime headers clang force-includes.)
+//  - Only system headers may enter it. When a leading include brings in a
+//    user header (a check's preprocessor callbacks watch user files), the
+//    preamble is cut before that include and built again.
+//  - A build that emits any diagnostic is not used: the file is parsed
+//    without a preamble, and the diagnostic reaches the user as usual.
+//  - It is keyed by the include lines (and, when one is quoted, the main
+//    file's folder), the compile flags of the cc1 invocation with the main
+//    file taken out, the working directory and the tool version; and it is
+//    used only while every file it read still has the contents it had
+//    (BLAKE3 of each).
+//  - Its main file is a synthetic path next to the real one, whose text
+//    the PCH embeds, so a preamble built from one file serves another
+//    without ever naming the first.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOL_DRIVER_PREAMBLECACHE_H
+#define CUDA_TIDY_TOOL_DRIVER_PREAMBLECACHE_H
+
+#include "tool/driver/CacheStore.h"
+
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Serialization/PCHContainerOperations.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <future>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class CompilerInvocation;
+class DiagnosticConsumer;
+} // namespace clang
+
+namespace clang::tidy::cuda::driver {
+
+/// The leading `#include` lines of a file.
+struct LeadingIncludes {
+  struct Line {
+    unsigned Begin = 0; ///< Offset of the line's first byte.
+    unsigned End = 0;   ///< Offset just past its newline.
+    std::string Spelling; ///< `<cuda/std/span>` or `"util.cuh"`.
+  };
+  std::vector<Line> Includes;
+  bool HasQuoted = false;
+  /// Where a preamble of no include line may end: the start of the line
+  /// after the leading comments (0 when the file starts with code). Such a
+  /// preamble still holds the CUDA headers the driver force-includes.
+  unsigned CommentEnd = 0;
+
+  /// Where the preamble of the first \p Count include lines ends.
+  unsigned cut(unsigned Count) const {
+    return Count ? Includes[Count - 1].End : CommentEnd;
+  }
+};
+
+/// Scans \p Text from its start over blank lines, comments and plain
+/// #include lines, stopping at the first other directive or token.
+/// (Nothing is taken from a file that starts with a byte-order mark.)
+LeadingIncludes scanLeadingIncludes(llvm::StringRef Text);
+
+/// What the preamble of a file's include lines is identified by, apart
+/// from the flags: the include lines, and the main file's folder when one
+/// of them is quoted (a quoted include is searched there first).
+std::string preambleSignature(const LeadingIncludes &Scan,
+                              llvm::StringRef MainFile);
+
+/// A built (or loaded) preamble; immutable and shared by the files that
+/// use it.
+struct Preamble {
+  bool Usable = false;
+  /// Whether it (or, when not usable, that fact) may go to the cache folder.
+  bool Storable = true;
+  /// How many of the leading include lines the PCH covers.
+  unsigned IncludeCount = 0;
+  /// Every file the preamble read, with its contents' digest.
+  std::vector<FileDigest> Dependencies;
+  /// The PCH, where the compiler finds it (an in-memory file).
+  std::string PchPath;
+  llvm::StringRef Pch;
+  /// Owners of the PCH bytes: the built preamble, or the cache entry.
+  std::optional<PrecompiledPreamble> Built;
+  std::unique_ptr<llvm::MemoryBuffer> Loaded;
+};
+
+/// How the preamble for one compile was obtained (for --time-checks and the
+/// counters).
+enum class PreambleSource { None, Memory, Disk, Built };
+
+class PreambleCache {
+public:
+  /// \p Disk may be null (--no-cache): preambles then live for one run.
+  PreambleCache(CacheStore *Disk, ContentHasher &Hasher,
+                CacheCounters &Counters)
+      : Disk(Disk), Hasher(Hasher), Counters(Counters) {}
+
+  /// Counts how many of \p Files share each signature. Without a cache
+  /// folder a preamble only one file would use is not built (it would cost
+  /// more than it saves).
+  void planRun(llvm::ArrayRef<std::string> Files);
+
+  /// The preamble for this compile, or null (parse without one). Builds it
+  /// when needed, with \p FS and \p PCHOps.
+  std::shared_ptr<const Preamble>
+  acquire(const CompilerInvocation &Invocation, llvm::StringRef MainFile,
+          const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+          std::shared_ptr<PCHContainerOperations> PCHOps,
+          PreambleSource &Source);
+
+  /// Sets \p Invocation up to start from \p P: the PCH comes from an
+  /// in-memory file pushed onto \p FS, and the main file is remapped to
+  /// \p MainBuffer (the very bytes the preamble was checked against).
+  static void apply(const Preamble &P, const LeadingIncludes &Scan,
+                    CompilerInvocation &Invocation,
+                    llvm::vfs::OverlayFileSystem &FS,
+                    std::unique_ptr<llvm::MemoryBuffer> MainBuffer);
+
+  /// The key of the flags a preamble is built with: the cc1 command line
+  /// without the main file's name, plus the working directory.
+  static std::string flagsKey(const CompilerInvocation &Invocation);
+
+private:
+  std::shared_ptr<const Preamble>
+  build(const CompilerInvocation &Invocation, llvm::StringRef MainFile,
+        const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
+        const Digest &Key, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+        std::shared_ptr<PCHContainerOperations> PCHOps);
+  std::shared_ptr<const Preamble> load(const Digest &Key);
+  void store(const Digest &Key, const Preamble &P);
+
+  CacheStore *Disk;
+  ContentHasher &Hasher;
+  CacheCounters &Counters;
+
+  struct Slot {
+    std::shared_future<std::shared_ptr<const Preamble>> Ready;
+    std::string Signature;
+  };
+  std::mutex Mutex;
+  std::map<Digest, Slot> Slots;
+  /// Files of this run still to come, per signature; a slot is dropped
+  /// when none is left, so memory holds only preambles still needed.
+  /// (files with the signature, those not started yet).
+  llvm::StringMap<std::pair<unsigned, unsigned>> Planned;
+};
+
+} // namespace clang::tidy::cuda::driver
+
+#endif

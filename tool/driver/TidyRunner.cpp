@@ -1,0 +1,433 @@
+//===--- TidyRunner.cpp - clang-tidy on one file, with the caches ---------===//
+
+#include "tool/driver/TidyRunner.h"
+
+#include "checks/analysis/LaunchIndex.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <mutex>
+
+namespace clang::tidy::cuda::driver {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       Start)
+      .count();
+}
+
+/// Times the AST consumer's work after the parse: the matchers' traversal,
+/// the checks, and their end-of-translation-unit analyses.
+class TimedConsumer : public MultiplexConsumer {
+public:
+  TimedConsumer(std::unique_ptr<ASTConsumer> Inner, double &Seconds)
+      : MultiplexConsumer(wrap(std::move(Inner))), Seconds(Seconds) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    auto Start = std::chrono::steady_clock::now();
+    MultiplexConsumer::HandleTranslationUnit(Ctx);
+    Seconds += secondsSince(Start);
+  }
+
+private:
+  static std::vector<std::unique_ptr<ASTConsumer>>
+  wrap(std::unique_ptr<ASTConsumer> Inner) {
+    std::vector<std::unique_ptr<ASTConsumer>> V;
+    V.push_back(std::move(Inner));
+    return V;
+  }
+  double &Seconds;
+};
+
+/// What one file's run learns between the compile command and the end.
+struct FileState {
+  // Result cache.
+  bool Cacheable = false;
+  Digest ResultKey{};
+  std::optional<StoredResult> Replayed;
+  bool Success = true;
+  std::vector<FileDigest> Dependencies;
+  bool DependenciesComplete = true;
+  std::string IndexDir;
+  std::string MainFile; ///< Absolute, as the launch records name it.
+  llvm::StringSet<> RecordsBefore;
+  // Preamble.
+  std::shared_ptr<const Preamble> UsedPreamble;
+  PreambleSource Source = PreambleSource::None;
+  // Timing.
+  double AnalysisSeconds = 0;
+  unsigned Commands = 0;
+};
+
+llvm::StringSet<> recordNames(llvm::StringRef Dir) {
+  llvm::StringSet<> Names;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+       It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (Name.starts_with("tu-") && Name.ends_with(".json"))
+      Names.insert(Name);
+  }
+  return Names;
+}
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(ClangTidyContext &Context,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+          bool ApplyAnyFix, const RunCaches &Caches, FileState &State)
+      : ConsumerFactory(Context, BaseFS), Context(Context), BaseFS(BaseFS),
+        ApplyAnyFix(ApplyAnyFix), Caches(Caches), State(State) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(*this);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As runClangTidy: __clang_analyzer__ defined, no "N warnings
+    // generated" lines.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    ++State.Commands;
+    if (Invocation->getFrontendOpts().Inputs.size() != 1 ||
+        (!Caches.Preambles && !Caches.Results))
+      return FrontendActionFactory::runInvocation(Invocation, Files, PCHOps,
+                                                  DiagConsumer);
+    const std::string MainPath =
+        Invocation->getFrontendOpts().Inputs[0].getFile().str();
+    // The bytes analyzed, read once: the preamble is checked against them,
+    // the result keyed by them, and the compiler reads them from here.
+    auto Main = Files->getBufferForFile(MainPath, /*isVolatile=*/true);
+    if (!Main)
+      return FrontendActionFactory::runInvocation(Invocation, Files, PCHOps,
+                                                  DiagConsumer);
+    std::string Cwd;
+    if (auto Dir = Files->getVirtualFileSystem().getCurrentWorkingDirectory())
+      Cwd = *Dir;
+
+    if (Caches.Results && State.Commands == 1 && !Caches.TimeChecks) {
+      ClangTidyOptions Options = Context.getOptionsForFile(MainPath);
+      State.ResultKey =
+          ResultCache::key(*Invocation, MainPath, Cwd, Options,
+                           Context.getGlobalOptions(), ApplyAnyFix);
+      if (std::optional<StoredResult> Hit =
+              Caches.Results->lookup(State.ResultKey)) {
+        // Its dependencies, the main file first, were just found unchanged.
+        State.Replayed = std::move(Hit);
+        return State.Replayed->Success;
+      }
+      State.Cacheable = true;
+      llvm::SmallString<256> Absolute(MainPath);
+      Files->makeAbsolutePath(Absolute);
+      llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+      State.MainFile = std::string(Absolute);
+      State.Dependencies.push_back(
+          {State.MainFile, digestOf((*Main)->getBuffer())});
+      auto Dir = Options.CheckOptions.find(
+          (analysis::GridSyncLaunchCheckName + "." +
+           analysis::ProjectIndexDirOption)
+              .str());
+      if (Dir != Options.CheckOptions.end() && !Dir->second.Value.empty()) {
+        State.IndexDir = Dir->second.Value;
+        State.RecordsBefore = recordNames(State.IndexDir);
+      }
+    }
+
+    if (Caches.Preambles) {
+      LeadingIncludes Scan = scanLeadingIncludes((*Main)->getBuffer());
+      State.UsedPreamble = Caches.Preambles->acquire(
+          *Invocation, MainPath, **Main, Scan,
+          Files->getVirtualFileSystemPtr(), PCHOps, State.Source);
+      if (State.UsedPreamble) {
+        PreambleCache::apply(*State.UsedPreamble, Scan, *Invocation, *BaseFS,
+                             std::move(*Main));
+        llvm::append_range(State.Dependencies,
+                           State.UsedPreamble->Dependencies);
+      }
+    }
+    State.Success = FrontendActionFactory::runInvocation(Invocation, Files,
+                                                         PCHOps, DiagConsumer);
+    return State.Success;
+  }
+
+private:
+  class Action : public ASTFrontendAction {
+  public:
+    explicit Action(Factory &Owner) : Owner(Owner) {}
+
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                   StringRef File) override {
+      std::unique_ptr<ASTConsumer> Consumer =
+          Owner.ConsumerFactory.createASTConsumer(Compiler, File);
+      if (Owner.Caches.TimeChecks && Consumer)
+        return std::make_unique<TimedConsumer>(std::move(Consumer),
+                                               Owner.State.AnalysisSeconds);
+      return Consumer;
+    }
+
+    /// Every file the analysis read, with its contents' digest.
+    void EndSourceFileAction() override {
+      FileState &State = Owner.State;
+      if (!State.Cacheable)
+        return;
+      CompilerInstance &CI = getCompilerInstance();
+      SourceManager &Sources = CI.getSourceManager();
+      llvm::StringMap<Digest> Known;
+      for (const FileDigest &D : State.Dependencies)
+        Known[D.Path] = D.Hash;
+      for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end();
+           ++It) {
+        llvm::SmallString<256> Path(It->first.getName());
+        CI.getFileManager().makeAbsolutePath(Path);
+        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+        if (Known.count(Path))
+          continue;
+        // The preamble's own main file: its text is in the PCH.
+        if (llvm::sys::path::filename(Path).starts_with(
+                ".cuda-tidy-preamble-"))
+          continue;
+        std::optional<Digest> Hash;
+        if (std::optional<llvm::MemoryBufferRef> Buffer =
+                It->second->getBufferIfLoaded())
+          Hash = digestOf(Buffer->getBuffer());
+        else if (Owner.Caches.Hasher)
+          // Known to the source manager but never read: as on disk now.
+          Hash = Owner.Caches.Hasher->hashFile(Path);
+        if (!Hash) {
+          State.DependenciesComplete = false;
+          continue;
+        }
+        Known[Path] = *Hash;
+        State.Dependencies.push_back({std::string(Path), *Hash});
+      }
+      ASTFrontendAction::EndSourceFileAction();
+    }
+
+  private:
+    Factory &Owner;
+  };
+
+  ClangTidyASTConsumerFactory ConsumerFactory;
+  ClangTidyContext &Context;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
+  bool ApplyAnyFix;
+  const RunCaches &Caches;
+  FileState &State;
+};
+
+/// The launch records this file's translation unit wrote during the run.
+std::vector<std::string> newRecords(const FileState &State) {
+  std::vector<std::string> Records;
+  if (State.IndexDir.empty())
+    return Records;
+  for (const auto &Name : recordNames(State.IndexDir)) {
+    if (State.RecordsBefore.count(Name.getKey()))
+      continue;
+    llvm::SmallString<256> Path(State.IndexDir);
+    llvm::sys::path::append(Path, Name.getKey());
+    auto Buffer = llvm::MemoryBuffer::getFile(Path);
+    if (!Buffer)
+      continue;
+    llvm::Expected<llvm::json::Value> Parsed =
+        llvm::json::parse((*Buffer)->getBuffer());
+    if (!Parsed) {
+      llvm::consumeError(Parsed.takeError());
+      continue;
+    }
+    analysis::TranslationUnitRecord Record;
+    llvm::json::Path::Root Root;
+    if (fromJSON(*Parsed, Record, Root) && Record.MainFile == State.MainFile)
+      Records.push_back((*Buffer)->getBuffer().str());
+  }
+  llvm::sort(Records);
+  return Records;
+}
+
+void replayRecords(const FileState &State, const StoredResult &Result,
+                   ClangTidyContext &Context, llvm::StringRef File) {
+  if (Result.Records.empty())
+    return;
+  ClangTidyOptions Options = Context.getOptionsForFile(File);
+  auto Dir = Options.CheckOptions.find((analysis::GridSyncLaunchCheckName +
+                                        "." + analysis::ProjectIndexDirOption)
+                                           .str());
+  if (Dir == Options.CheckOptions.end() || Dir->second.Value.empty())
+    return;
+  for (const std::string &Text : Result.Records) {
+    llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Text);
+    if (!Parsed) {
+      llvm::consumeError(Parsed.takeError());
+      continue;
+    }
+    analysis::TranslationUnitRecord Record;
+    llvm::json::Path::Root Root;
+    if (!fromJSON(*Parsed, Record, Root))
+      continue;
+    if (llvm::Error E = analysis::writeRecord(Dir->second.Value, Record))
+      llvm::consumeError(std::move(E));
+  }
+}
+
+llvm::StringRef sourceName(PreambleSource Source) {
+  switch (Source) {
+  case PreambleSource::None:
+    return "none";
+  case PreambleSource::Memory:
+    return "shared";
+  case PreambleSource::Disk:
+    return "cache";
+  case PreambleSource::Built:
+    return "built";
+  }
+  return "none";
+}
+
+} // namespace
+
+FileRun runFileWithCaches(
+    ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
+    llvm::StringRef File,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+    bool ApplyAnyFix, const RunCaches &Caches) {
+  auto Start = std::chrono::steady_clock::now();
+  tooling::ClangTool Tool(Compilations, {File.str()},
+                          std::make_shared<PCHContainerOperations>(), BaseFS);
+  // Extra arguments from the clang-tidy configuration, as runClangTidy adds
+  // them.
+  Tool.appendArgumentsAdjuster(
+      [&Context](const tooling::CommandLineArguments &Args,
+                 StringRef Filename) {
+        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+        tooling::CommandLineArguments Adjusted = Args;
+        if (Opts.ExtraArgsBefore) {
+          auto I = Adjusted.begin();
+          if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
+            ++I;
+          Adjusted.insert(I, Opts.ExtraArgsBefore->begin(),
+                          Opts.ExtraArgsBefore->end());
+        }
+        if (Opts.ExtraArgs)
+          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
+                          Opts.ExtraArgs->end());
+        return Adjusted;
+      });
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true,
+                                           ApplyAnyFix);
+  auto DiagOpts = std::make_unique<DiagnosticOptions>();
+  DiagnosticsEngine Engine(DiagnosticIDs::create(), *DiagOpts, &DiagConsumer,
+                           /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
+  Tool.setDiagnosticConsumer(&DiagConsumer);
+
+  FileState State;
+  // Results are cached only for a file with one compile command.
+  const RunCaches Effective = [&] {
+    RunCaches C = Caches;
+    if (C.Results && Compilations.getCompileCommands(File).size() != 1)
+      C.Results = nullptr;
+    return C;
+  }();
+  Factory ActionFactory(Context, BaseFS, ApplyAnyFix, Effective, State);
+  Tool.run(&ActionFactory);
+
+  FileRun Run;
+  Run.Errors = DiagConsumer.take();
+  Run.Stats = Context.getStats();
+  if (State.Replayed) {
+    llvm::append_range(Run.Errors, State.Replayed->Errors);
+    Run.Stats = State.Replayed->Stats;
+    replayRecords(State, *State.Replayed, Context, File);
+  } else if (State.Cacheable && State.Success &&
+             State.DependenciesComplete && State.Commands == 1 &&
+             llvm::none_of(Run.Errors, [](const ClangTidyError &E) {
+               return E.DiagLevel == ClangTidyError::Error &&
+                      llvm::StringRef(E.DiagnosticName)
+                          .starts_with("clang-diagnostic-");
+             })) {
+    StoredResult Stored;
+    Stored.Success = State.Success;
+    Stored.Errors = Run.Errors;
+    Stored.Stats = Run.Stats;
+    Stored.Records = newRecords(State);
+    Stored.Dependencies = State.Dependencies;
+    Effective.Results->store(State.ResultKey, Stored);
+  }
+
+  if (Caches.TimeChecks) {
+    static std::mutex OutputMutex;
+    std::lock_guard<std::mutex> Lock(OutputMutex);
+    llvm::errs() << llvm::format(
+        "cuda-tidy: time: %s: total %.4f s, checks %.4f s, preamble %s\n",
+        File.str().c_str(), secondsSince(Start), State.AnalysisSeconds,
+        sourceName(State.Source).str().c_str());
+  }
+  return Run;
+}
+
+CacheSession::CacheSession(bool UseFolder, llvm::StringRef Dir,
+                           bool UsePreambles, bool TimeChecks) {
+  if (UseFolder) {
+    std::string Folder = Dir.empty() ? defaultCacheDirectory() : Dir.str();
+    if (!Folder.empty()) {
+      auto Opened = CacheStore::open(Folder);
+      if (Opened)
+        Disk = std::move(*Opened);
+      else if (!Dir.empty())
+        Problem = "cache folder not used: " + llvm::toString(Opened.takeError());
+      else // the default folder is a convenience: no noise without it
+        llvm::consumeError(Opened.takeError());
+    }
+  }
+  CacheCounters &Counters = Disk ? Disk->Counters : LocalCounters;
+  if (UsePreambles)
+    Preambles =
+        std::make_unique<PreambleCache>(Disk.get(), Hasher, Counters);
+  if (Disk)
+    Results = std::make_unique<ResultCache>(*Disk, Hasher);
+  Caches.Disk = Disk.get();
+  Caches.Preambles = Preambles.get();
+  Caches.Results = Results.get();
+  Caches.Hasher = &Hasher;
+  Caches.TimeChecks = TimeChecks;
+}
+
+CacheSession::~CacheSession() = default;
+
+void CacheSession::finish(bool PrintStats) {
+  if (Disk)
+    Disk->prune(MaxFolderBytes);
+  if (!PrintStats)
+    return;
+  const CacheCounters &C = Disk ? Disk->Counters : LocalCounters;
+  llvm::errs() << "cuda-tidy: cache: folder "
+               << (Disk ? Disk->directory() : llvm::StringRef("(none)"))
+               << "; preambles: " << C.PreambleHits << " from the folder, "
+               << C.PreamblesBuilt << " built, " << C.PreamblesShared
+               << " shared, " << C.PreamblesUnusable
+               << " unusable; results: " << C.ResultHits << " replayed, "
+               << C.ResultMisses << " analyzed; " << C.CorruptEntries
+               << " damaged entries dropped; " << C.Writes << " written, "
+               << C.WriteFailures << " failed\n";
+}
+
+} // namespace clang::tidy::cuda::driver

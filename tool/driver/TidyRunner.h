@@ -1,0 +1,93 @@
+//===--- TidyRunner.h - clang-tidy on one file, with the caches --*- C++ -*-===//
+//
+// What clang-tidy's runClangTidy does for one file (a ClangTool, the
+// per-file extra arguments, the plugin-stripping adjuster, the
+// __clang_analyzer__ macro, quiet compiler output, clang-tidy's diagnostic
+// consumer and its AST consumer), with three hooks between the compile
+// command and the parse:
+//  - the result cache (ResultCache.h): an unchanged file is replayed, not
+//    parsed;
+//  - the preamble cache (PreambleCache.h): the leading CUDA headers come
+//    from a precompiled preamble;
+//  - --time-checks: the time the checks take after the parse is measured
+//    and printed.
+// With no cache and no timing it behaves as runClangTidy does.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOL_DRIVER_TIDYRUNNER_H
+#define CUDA_TIDY_TOOL_DRIVER_TIDYRUNNER_H
+
+#include "tool/driver/CacheStore.h"
+#include "tool/driver/PreambleCache.h"
+#include "tool/driver/ResultCache.h"
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+namespace clang::tidy::cuda::driver {
+
+/// The caches of one run; every member may be null.
+struct RunCaches {
+  CacheStore *Disk = nullptr;          ///< null with --no-cache
+  PreambleCache *Preambles = nullptr;  ///< null: parse every header
+  ResultCache *Results = nullptr;      ///< null: analyze every file
+  ContentHasher *Hasher = nullptr;     ///< digests of the files read
+  /// Print, per file, the parse and the checks' time (--time-checks).
+  bool TimeChecks = false;
+};
+
+struct FileRun {
+  std::vector<ClangTidyError> Errors;
+  ClangTidyStats Stats;
+};
+
+/// The caches of one cuda-tidy run, made from its flags: the cache folder
+/// (unless --no-cache), the preambles (always: without a folder they are
+/// shared within the run), the results (with a folder).
+class CacheSession {
+public:
+  /// \p Dir empty: defaultCacheDirectory().
+  CacheSession(bool UseFolder, llvm::StringRef Dir, bool UsePreambles,
+               bool TimeChecks);
+  ~CacheSession();
+
+  /// For runFiles(); null when nothing is cached or timed (then files run
+  /// through clang-tidy's own runClangTidy).
+  const RunCaches *caches() const {
+    return Caches.Disk || Caches.Preambles || Caches.TimeChecks ? &Caches
+                                                                : nullptr;
+  }
+  /// Why the folder is not used, when --cache-dir named it and it cannot
+  /// be (the default folder is skipped silently).
+  llvm::StringRef problem() const { return Problem; }
+  /// Prunes the folder to its size limit; with \p PrintStats, prints the
+  /// counters to stderr.
+  void finish(bool PrintStats);
+
+  /// The folder is kept under this many bytes (least recently used entries
+  /// go first).
+  static constexpr uint64_t MaxFolderBytes = 2ull << 30;
+
+private:
+  ContentHasher Hasher;
+  CacheCounters LocalCounters;
+  std::unique_ptr<CacheStore> Disk;
+  std::unique_ptr<PreambleCache> Preambles;
+  std::unique_ptr<ResultCache> Results;
+  RunCaches Caches;
+  std::string Problem;
+};
+
+/// Runs the enabled checks on \p File in \p Context (a context of its own).
+FileRun runFileWithCaches(ClangTidyContext &Context,
+                          const tooling::CompilationDatabase &Compilations,
+                          llvm::StringRef File,
+                          llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>
+                              BaseFS,
+                          bool ApplyAnyFix, const RunCaches &Caches);
+
+} // namespace clang::tidy::cuda::driver
+
+#endif
