@@ -1,6 +1,7 @@
 //===--- DivergenceNotes.cpp - how warp/group checks explain divergence ---===//
 
 #include "checks/DivergenceNotes.h"
+#include "checks/analysis/CooperativeGroups.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang/AST/ASTContext.h"
@@ -132,6 +133,12 @@ void explainDivergence(ClangTidyCheck &Check,
     break;
   }
 
+  // A group handle is not what diverges (the analysis may see it written
+  // through `this` by a member call); its rank or size in the condition is,
+  // and the condition note already points there.
+  if (Reason.Via &&
+      analysis::groupKindOfType(Reason.Via->getType().getNonReferenceType()))
+    return;
   if (const ValueDecl *Via = Reason.Via) {
     auto Note = [&](llvm::StringRef Message) {
       return Check.diag(Via->getLocation(), Message, DiagnosticIDs::Note)

@@ -14,6 +14,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang::ast_matchers;
@@ -301,6 +302,78 @@ static void noteOrigin(ClangTidyCheck &Check, const GroupOrigin &O,
       << Name;
 }
 
+/// Calls on a group whose result every member of the group shares.
+static bool isGroupInvariantCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  if (isa<CXXMethodDecl>(FD))
+    return Name == "size" || Name == "num_threads" ||
+           Name == "meta_group_size" || Name == "meta_group_rank" ||
+           Name == "any" || Name == "all" || Name == "ballot";
+  return Name == "reduce";
+}
+
+/// Whether \p E has the same value for every member of the group held in
+/// \p Group: uniform across \p Span, or computed from what the group says
+/// about itself (`g.size()`, `g.any(p)`, `cg::reduce(g, ...)`). A loop
+/// `for (o = 1; o < g.size(); o <<= 1)` runs the same trip count for every
+/// member of g, though not for the whole warp.
+static bool isUniformWithinGroup(const Expr *E, const ValueDecl *Group,
+                                 Level Span, const FunctionDivergence &D,
+                                 unsigned Depth = 0) {
+  if (!E || Depth > 32)
+    return false;
+  if (D.uniformityOf(E).isUniformAt(Span))
+    return true;
+  E = E->IgnoreParens();
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    std::optional<analysis::GroupOperand> Operand =
+        analysis::groupOperandOf(Call);
+    if (!Operand || !Operand->Handle || !isGroupInvariantCall(Call))
+      return false;
+    const auto *Ref = dyn_cast<DeclRefExpr>(stripHandle(Operand->Handle));
+    return Ref && Ref->getDecl() == Group;
+  }
+  if (!isa<BinaryOperator>(E) && !isa<UnaryOperator>(E) && !isa<CastExpr>(E) &&
+      !isa<AbstractConditionalOperator>(E))
+    return false;
+  for (const Stmt *Child : E->children())
+    if (!isUniformWithinGroup(dyn_cast_or_null<Expr>(Child), Group, Span, D,
+                              Depth + 1))
+      return false;
+  return true;
+}
+
+std::optional<DivergenceReason> DivergentGroupCreationCheck::staleDivergence(
+    const CallExpr *Call, const GroupOrigin &O, const ValueDecl *Group,
+    const FunctionDivergence &D) {
+  // The nearest branch that diverged since the group was made; a branch the
+  // group decided by itself is stepped over, to the branches around it.
+  const Stmt *Target = Call;
+  llvm::SmallPtrSet<const Stmt *, 4> SteppedOver;
+  for (unsigned Step = 0; Step < 8; ++Step) {
+    std::optional<DivergenceReason> Reason;
+    if (O.MadeBy)
+      Reason = D.divergenceSince(O.MadeBy, Target, O.Span);
+    else if (O.FromCaller)
+      Reason = D.divergenceAt(Target, O.Span);
+    if (!Reason || (Reason->Branch && SteppedOver.contains(Reason->Branch)))
+      return std::nullopt;
+    if (!Reason->Condition ||
+        !isUniformWithinGroup(Reason->Condition, Group, O.Span, D))
+      return Reason;
+    SteppedOver.insert(Reason->Branch);
+    // Where the branch is decided; a for loop's init runs once, before it.
+    Target = Reason->Condition;
+    if (const auto *For = dyn_cast_or_null<ForStmt>(Reason->Branch))
+      if (For->getInit())
+        Target = For->getInit();
+  }
+  return std::nullopt;
+}
+
 bool DivergentGroupCreationCheck::checkStale(const CallExpr *Call,
                                              llvm::StringRef Collective,
                                              const Expr *Handle,
@@ -311,19 +384,16 @@ bool DivergentGroupCreationCheck::checkStale(const CallExpr *Call,
   std::optional<GroupOrigin> O = Finder.find(Handle);
   if (!O || O->Kind != GroupKind::CoalescedGroup)
     return false;
-  std::optional<DivergenceReason> Reason;
-  if (O->MadeBy)
-    Reason = D.divergenceSince(O->MadeBy, Call, O->Span);
-  else if (O->FromCaller)
-    Reason = D.divergenceAt(Call, O->Span);
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripHandle(Handle));
+  if (!Ref)
+    return false; // a temporary is made where it is used: never stale
+  std::optional<DivergenceReason> Reason =
+      staleDivergence(Call, *O, Ref->getDecl(), D);
   if (!Reason)
     return false;
   llvm::StringRef Name = Call->getDirectCallee()->getName();
   if (toleratesExitedMembers(Name) && isKernelExit(*Reason, FD))
     return false;
-  const auto *Ref = dyn_cast<DeclRefExpr>(stripHandle(Handle));
-  if (!Ref)
-    return false; // a temporary is made where it is used: never stale
   SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(beginOf(Call));
   if (!claim(Loc))
     return true;
@@ -339,8 +409,8 @@ bool DivergentGroupCreationCheck::checkStale(const CallExpr *Call,
 }
 
 void DivergentGroupCreationCheck::checkPartition(
-    const CallExpr *Call, llvm::StringRef Name, const FunctionDivergence &D,
-    const ASTContext &Ctx, llvm::DenseSet<const CallExpr *> &ReportedParents) {
+    const CallExpr *Call, const FunctionDivergence &D, const ASTContext &Ctx,
+    llvm::DenseSet<const CallExpr *> &ReportedParents) {
   if (Call->getNumArgs() == 0)
     return;
   const Expr *Handle = Call->getArg(0);
@@ -428,7 +498,7 @@ void DivergentGroupCreationCheck::check(
       continue;
     llvm::StringRef Name = cgFreeFunctionName(Call);
     if (isPartitionName(Name))
-      checkPartition(Call, Name, *D, Ctx, ReportedParents);
+      checkPartition(Call, *D, Ctx, ReportedParents);
   }
 
   for (const CallExpr *Call : D->calls()) {

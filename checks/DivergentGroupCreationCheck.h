@@ -56,15 +56,22 @@ public:
   };
 
 private:
-  /// Reports \p Call under \p Reason unless its place was reported already.
+  /// True the first time a finding is made at \p Loc (a template is
+  /// checked once per instantiation).
   bool claim(SourceLocation Loc);
-  void checkPartition(const CallExpr *Call, llvm::StringRef Name,
+  void checkPartition(const CallExpr *Call,
                       const analysis::FunctionDivergence &D,
                       const ASTContext &Ctx,
                       llvm::DenseSet<const CallExpr *> &ReportedParents);
   void checkImplicitHandle(const CallExpr *Call, llvm::StringRef Name,
                            const analysis::FunctionDivergence &D,
                            const ASTContext &Ctx);
+  /// The branch that makes \p Call, on the group held in \p Group, be
+  /// reached by only part of the group since it was made, if any.
+  std::optional<analysis::DivergenceReason>
+  staleDivergence(const CallExpr *Call, const GroupOrigin &O,
+                  const ValueDecl *Group,
+                  const analysis::FunctionDivergence &D);
   /// A collective on a coalesced group under divergence since it was made.
   bool checkStale(const CallExpr *Call, llvm::StringRef Collective,
                   const Expr *Handle, const analysis::FunctionDivergence &D,

@@ -193,7 +193,6 @@ void FullWarpMaskCheck::registerMatchers(MatchFinder *Finder) {
 
 void FullWarpMaskCheck::onStartOfTranslationUnit() {
   Findings.clear();
-  DirectSites.clear();
   ReachedSites.clear();
   NextOrder = 0;
   Ctx = nullptr;

@@ -82,7 +82,6 @@ private:
   ASTContext *Ctx = nullptr;
   llvm::DenseMap<unsigned, Pending> Findings;
   unsigned NextOrder = 0;
-  llvm::DenseMap<const FunctionDecl *, std::vector<MaskSite>> DirectSites;
   llvm::DenseMap<const FunctionDecl *, std::vector<MaskSite>> ReachedSites;
 };
 

@@ -201,6 +201,13 @@ VarUse classifyUse(const DeclRefExpr *Ref, const BodyIndex &Index,
       case CK_UncheckedDerivedToBase:
         Current = Cast;
         continue;
+      case CK_BitCast:
+        // &x converted to void *: the same address, as in kernel argument
+        // arrays.
+        if (Ptr == Pointer::None)
+          return Use; // Escape
+        Current = Cast;
+        continue;
       case CK_ArrayToPointerDecay:
         if (Ptr != Pointer::None)
           return Use;
@@ -413,8 +420,11 @@ VarUse classifyUse(const DeclRefExpr *Ref, const BodyIndex &Index,
       Use.Kind = UseKind::Read;
       return Use;
     }
-    if (Parent.get<InitListExpr>()) {
+    if (const auto *List = Parent.get<InitListExpr>()) {
       Use.Kind = Ptr == Pointer::None ? UseKind::Read : UseKind::AddressStored;
+      // The array the address goes into, when the list initializes one.
+      if (std::optional<DynTypedNode> Owner = Index.parent(List))
+        Use.AliasOf = Owner->get<VarDecl>();
       return Use;
     }
     if (Parent.get<UnaryExprOrTypeTraitExpr>() || Parent.get<LambdaExpr>()) {
@@ -1230,6 +1240,13 @@ private:
         T.Flags |= outParameter(Use);
         break;
       case UseKind::AddressStored:
+        // `void *Args[] = {&n, ...}` is how a cooperative or runtime launch
+        // takes its kernel arguments: the launch reads them, nothing writes
+        // the variable through that array.
+        if (isKernelArgumentArray(Use.AliasOf))
+          break;
+        T.Flags |= Opaque;
+        break;
       case UseKind::Escape:
         T.Flags |= Opaque;
         break;
@@ -1237,6 +1254,15 @@ private:
     }
     Visiting.erase(Var);
     return T;
+  }
+
+  /// A local array of `void *`: the argument list of cudaLaunchKernel,
+  /// cudaLaunchCooperativeKernel and their driver-API forms.
+  static bool isKernelArgumentArray(const VarDecl *Array) {
+    if (!Array)
+      return false;
+    const auto *Type = Array->getType()->getAsArrayTypeUnsafe();
+    return Type && Type->getElementType()->isVoidPointerType();
   }
 
   /// What a runtime query writes through the address of a variable.

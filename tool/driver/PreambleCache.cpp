@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include <chrono>
 #include <climits>
 
 namespace clang::tidy::cuda::driver {
@@ -508,6 +509,14 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   if (!Scan.cut(Scan.Includes.size()))
     return nullptr;
   const std::string Signature = preambleSignature(Scan, MainFile);
+  if (!Disk) {
+    // Without a cache folder, a preamble no other file of the run uses
+    // costs more than it saves: decided before any key is computed.
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto Plan = Planned.find(Signature);
+    if (Plan == Planned.end() || Plan->second.first < 2)
+      return nullptr;
+  }
   std::string Cwd;
   if (auto Dir = FS->getCurrentWorkingDirectory())
     Cwd = *Dir;
@@ -524,20 +533,14 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   bool Builder = false;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    unsigned Total = 1; // files of this run with this signature
-    bool Last = true;   // no later file of this run needs it
+    bool Last = true; // no later file of this run needs it
     auto Plan = Planned.find(Signature);
     if (Plan != Planned.end()) {
-      Total = Plan->second.first;
       if (Plan->second.second)
         --Plan->second.second;
       Last = Plan->second.second == 0;
     }
     auto It = Slots.find(Key);
-    // Without a cache folder, a preamble no other file uses costs more
-    // than it saves.
-    if (!Disk && Total < 2 && It == Slots.end())
-      return nullptr;
     if (It == Slots.end()) {
       Builder = true;
       Ready = Promise.get_future().share();
@@ -565,6 +568,11 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
         store(Key, *Result);
     }
     Promise.set_value(Result);
+  } else if (Ready.wait_for(std::chrono::seconds(0)) !=
+             std::future_status::ready) {
+    // Another -j worker is building it. Parsing this file without it keeps
+    // this worker busy instead of idle; the findings are the same.
+    return nullptr;
   } else {
     Result = Ready.get();
     Source = PreambleSource::Memory;

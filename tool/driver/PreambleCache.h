@@ -4,7 +4,8 @@
 // The standalone cuda-tidy parses them once into a precompiled preamble
 // (clang's PrecompiledPreamble, what clangd uses) and starts every file with
 // the same leading #includes and the same compile flags from it: within one
-// run (in memory; -j workers wait for the one building it), and across runs
+// run (in memory; a -j worker that finds it still being built by another
+// parses without it rather than wait), and across runs
 // through the cache folder (CacheStore.h). docs/performance.md says why
 // this and not -include-pch.
 //

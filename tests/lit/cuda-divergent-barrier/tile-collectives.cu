@@ -65,6 +65,12 @@ __global__ void everyTileCollective(float *io) {
     cg::invoke_one(tile, [&] { io[0] = v; });
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'cooperative_groups::invoke_one(thread_block_tile<32>)' is reached under control flow that diverges within the warp (branch) [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-36]]:7: note: this condition is not uniform across the warp
+    v += cg::invoke_one_broadcast(tile, [&] { return v; });
+    // CHECK-NOTES: :[[@LINE-1]]:10: warning: 'cooperative_groups::invoke_one_broadcast(thread_block_tile<32>)' is reached under control flow that diverges within the warp (branch) [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-39]]:7: note: this condition is not uniform across the warp
+    v += tile.match_any(static_cast<int>(v));
+    // CHECK-NOTES: :[[@LINE-1]]:10: warning: 'thread_block_tile<32>::match_any()' is reached under control flow that diverges within the warp (branch) [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-42]]:7: note: this condition is not uniform across the warp
     // Not collectives: what the tile says about itself.
     v += tile.thread_rank() + tile.meta_group_rank() + tile.num_threads();
   }

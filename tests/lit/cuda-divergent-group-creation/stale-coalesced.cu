@@ -122,6 +122,36 @@ __global__ void staleLeader(int *counter, int *out) {
   }
 }
 
+// Branches the group decides by itself: every member of a labeled partition
+// sees the same size(), so a loop over it runs the same trip count for all of
+// them (though not for the whole warp); so does a vote of the group. Such a
+// branch is stepped over, and a branch around it that splits the group is
+// still found.
+__global__ void groupByKey(const int *keys, float *values, float *sums,
+                           int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  cg::coalesced_group active = cg::coalesced_threads();
+  cg::coalesced_group same = cg::labeled_partition(active, keys[i]);
+  float sum = values[i];
+  for (unsigned offset = 1; offset < same.size(); offset <<= 1) {
+    float other = same.shfl_down(sum, offset);
+    if (same.thread_rank() + offset < same.size())
+      sum += other;
+  }
+  if (same.any(sum > 0.0f))
+    same.sync();
+  if (same.thread_rank() == 0)
+    atomicAdd(&sums[keys[i]], sum);
+  if (threadIdx.x % 32 < 8) {
+    for (unsigned offset = 1; offset < same.size(); offset <<= 1)
+      sum += same.shfl_down(sum, offset);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'coalesced_group::shfl_down()' on coalesced group 'same' is reached under control flow that diverged after the group was made (branch): lanes that skipped this branch are still members of the group [cuda-divergent-group-creation]
+  }
+  values[i] = sum;
+}
+
 // Quiet: a group made where it is used (coalesced_threads() is exempt where
 // it is made), a collective after the branch has joined, a temporary, a loop
 // with a uniform trip count, the aggregated-atomic idiom, and a sync after

@@ -96,3 +96,26 @@ void untraceable(float *x, int n, dim3 grid, int smCount) {
   cudaLaunchCooperativeKernel((void *)step, dim3(2 * smCount), dim3(256), args, 0, 0);
   cudaLaunchCooperativeKernel((void *)step, dim3(1056), dim3(256), args, 0, 0);
 }
+
+// The usual host code: the data size is a local whose address goes into the
+// kernel argument array. The launch only reads that array, so the grid is
+// still traced to the data (runtime-verifier case grid-coop-data-sized).
+void localSizeInArgumentArray(float *x) {
+  int count = 4194915;
+  int blocks = (count + 255) / 256;
+  void *args[] = {&x, &count};
+  cudaLaunchCooperativeKernel((void *)step, blocks, 256, args, 0, 0);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: cooperative launch of kernel 'step' sizes its grid from the data size
+  // CHECK-NOTES: :[[@LINE-4]]:16: note: the grid size is derived from the data size here
+}
+
+// Passing the size's address to another function is not a kernel argument
+// array: it could change the value, so nothing is said.
+void setsSize(int *count);
+void sizeWrittenElsewhere(float *x) {
+  int count = 4194915;
+  setsSize(&count);
+  int blocks = (count + 255) / 256;
+  void *args[] = {&x, &count};
+  cudaLaunchCooperativeKernel((void *)step, blocks, 256, args, 0, 0);
+}
