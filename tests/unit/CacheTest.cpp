@@ -16,8 +16,8 @@
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
 #include <atomic>
-#include <fstream>
 #include <fcntl.h>
+#include <fstream>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -37,7 +37,8 @@ protected:
 
   std::unique_ptr<CacheStore> openStore() {
     auto Store = CacheStore::open(Dir);
-    EXPECT_TRUE(bool(Store)) << (Store ? "" : llvm::toString(Store.takeError()));
+    EXPECT_TRUE(bool(Store))
+        << (Store ? "" : llvm::toString(Store.takeError()));
     return Store ? std::move(*Store) : nullptr;
   }
   std::string entryPath(EntryKind Kind, const Digest &Key) {
@@ -166,11 +167,10 @@ TEST_F(CacheFolderTest, DoesNotFollowAPlantedSymlink) {
   // A perfectly valid entry, outside the folder, linked in under its name.
   ASSERT_TRUE(Store->write(EntryKind::Result, Key, {"valid"}));
   std::string Outside = (Root + "/outside-entry").str();
-  ASSERT_FALSE(llvm::sys::fs::rename(entryPath(EntryKind::Result, Key),
-                                     Outside));
-  ASSERT_EQ(::symlink(Outside.c_str(),
-                      entryPath(EntryKind::Result, Key).c_str()),
-            0);
+  ASSERT_FALSE(
+      llvm::sys::fs::rename(entryPath(EntryKind::Result, Key), Outside));
+  ASSERT_EQ(
+      ::symlink(Outside.c_str(), entryPath(EntryKind::Result, Key).c_str()), 0);
   EXPECT_FALSE(Store->read(EntryKind::Result, Key));
   EXPECT_TRUE(llvm::sys::fs::exists(Outside)); // the target is left alone
   // Writing replaces the link itself, never writes through it.
@@ -309,8 +309,9 @@ TEST(ResultEncodingTest, RoundTrips) {
   EXPECT_EQ(E.Message.FileOffset, 120u);
   ASSERT_EQ(E.Message.Fix.count("/src/k.cu"), 1u);
   EXPECT_EQ(E.Message.Fix.find("/src/k.cu")->second.size(), 2u);
-  EXPECT_EQ(E.Message.Fix.find("/src/k.cu")->second.begin()->getReplacementText(),
-            "const ");
+  EXPECT_EQ(
+      E.Message.Fix.find("/src/k.cu")->second.begin()->getReplacementText(),
+      "const ");
   ASSERT_EQ(E.Notes.size(), 1u);
   EXPECT_EQ(E.Notes[0].FilePath, "/inc/h.h");
   EXPECT_EQ(E.EnabledDiagnosticAliases.size(), 2u);
@@ -323,8 +324,7 @@ TEST(ResultEncodingTest, RoundTrips) {
 TEST(ResultEncodingTest, EveryTruncationIsRejected) {
   std::string Bytes = encodeResult(sampleResult());
   for (size_t Keep = 0; Keep < Bytes.size(); ++Keep)
-    EXPECT_FALSE(decodeResult(llvm::StringRef(Bytes).take_front(Keep)))
-        << Keep;
+    EXPECT_FALSE(decodeResult(llvm::StringRef(Bytes).take_front(Keep))) << Keep;
   EXPECT_FALSE(decodeResult(Bytes + "x"));
 }
 

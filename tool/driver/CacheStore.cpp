@@ -67,8 +67,8 @@ llvm::StringRef toolVersionKey() {
     // Without a readable executable every run gets a key of its own: the
     // cache is then useless but never wrong.
     K += Buffer ? toHex(digestOf((*Buffer)->getBuffer()))
-                : "unreadable-" + std::to_string(llvm::sys::Process::getProcessId()) +
-                      "-" +
+                : "unreadable-" +
+                      std::to_string(llvm::sys::Process::getProcessId()) + "-" +
                       std::to_string(std::chrono::steady_clock::now()
                                          .time_since_epoch()
                                          .count());
@@ -83,10 +83,9 @@ std::optional<Digest> ContentHasher::hashFile(llvm::StringRef Path) {
       !llvm::sys::fs::is_regular_file(Status))
     return std::nullopt;
   const uint64_t Size = Status.getSize();
-  const int64_t MTime =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          Status.getLastModificationTime().time_since_epoch())
-          .count();
+  const int64_t MTime = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            Status.getLastModificationTime().time_since_epoch())
+                            .count();
   const uint64_t Inode = Status.getUniqueID().getFile();
   {
     std::lock_guard<std::mutex> Lock(Mutex);
@@ -214,14 +213,15 @@ CacheStore::open(llvm::StringRef DirArg) {
   struct stat St;
   if (::fstat(FD, &St) != 0 || !S_ISDIR(St.st_mode)) {
     ::close(FD);
-    return llvm::createStringError(std::make_error_code(std::errc::not_a_directory),
-                                   "'" + Dir + "' is not a directory");
+    return llvm::createStringError(
+        std::make_error_code(std::errc::not_a_directory),
+        "'" + Dir + "' is not a directory");
   }
   if (St.st_uid != ::geteuid()) {
     ::close(FD);
-    return llvm::createStringError(std::make_error_code(std::errc::permission_denied),
-                                   "'" + Dir +
-                                       "' belongs to another user");
+    return llvm::createStringError(
+        std::make_error_code(std::errc::permission_denied),
+        "'" + Dir + "' belongs to another user");
   }
   if (St.st_mode & (S_IWGRP | S_IWOTH)) {
     ::close(FD);
@@ -268,13 +268,12 @@ std::optional<CacheStore::Entry> CacheStore::read(EntryKind Kind,
   }
   llvm::StringRef Bytes = (*Buffer)->getBuffer();
   const char *H = Bytes.data();
-  bool Valid = std::memcmp(H, Magic, sizeof(Magic)) == 0 &&
-               getU32(H + 8) == FormatVersion &&
-               getU32(H + 12) == uint32_t(Kind) &&
-               std::memcmp(H + 16, Key.data(), Key.size()) == 0 &&
-               getU64(H + 48) == Bytes.size() - HeaderSize &&
-               std::all_of(H + 88, H + HeaderSize,
-                           [](char C) { return C == 0; });
+  bool Valid =
+      std::memcmp(H, Magic, sizeof(Magic)) == 0 &&
+      getU32(H + 8) == FormatVersion && getU32(H + 12) == uint32_t(Kind) &&
+      std::memcmp(H + 16, Key.data(), Key.size()) == 0 &&
+      getU64(H + 48) == Bytes.size() - HeaderSize &&
+      std::all_of(H + 88, H + HeaderSize, [](char C) { return C == 0; });
   llvm::StringRef Payload = Bytes.drop_front(HeaderSize);
   if (Valid) {
     Digest Stored;

@@ -53,8 +53,8 @@ class KeyBuilder {
 public:
   KeyBuilder &add(llvm::StringRef Part);
   KeyBuilder &add(const Digest &D) {
-    return add(llvm::StringRef(reinterpret_cast<const char *>(D.data()),
-                               D.size()));
+    return add(
+        llvm::StringRef(reinterpret_cast<const char *>(D.data()), D.size()));
   }
   KeyBuilder &add(uint64_t N);
   Digest final();
@@ -101,10 +101,9 @@ enum class EntryKind : uint32_t { Preamble = 1, Result = 2 };
 
 /// Counters for --cache-stats and the tests.
 struct CacheCounters {
-  std::atomic<unsigned> PreambleHits{0}, PreambleMisses{0},
-      PreamblesBuilt{0}, PreamblesShared{0}, PreamblesUnusable{0},
-      ResultHits{0}, ResultMisses{0}, CorruptEntries{0}, Writes{0},
-      WriteFailures{0};
+  std::atomic<unsigned> PreambleHits{0}, PreambleMisses{0}, PreamblesBuilt{0},
+      PreamblesShared{0}, PreamblesUnusable{0}, ResultHits{0}, ResultMisses{0},
+      CorruptEntries{0}, Writes{0}, WriteFailures{0};
 };
 
 class CacheStore {

@@ -6,6 +6,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include <atomic>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include "llvm/Support/thread.h"
 #include <tuple>
@@ -26,8 +27,13 @@ RunResult runFiles(const std::vector<std::string> &Files,
                    bool FixNotes,
                    const std::function<void(size_t, size_t)> &Progress,
                    const RunCaches *Caches) {
+  // The order files are analyzed in; findings are still kept by input
+  // position. The preamble cache groups files that share a preamble, so
+  // each lives in memory only while its group runs.
+  std::vector<size_t> Order(Files.size());
+  std::iota(Order.begin(), Order.end(), size_t(0));
   if (Caches && Caches->Preambles)
-    Caches->Preambles->planRun(Files);
+    Order = Caches->Preambles->planRun(Files);
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
   std::atomic<size_t> Next{0};
@@ -35,7 +41,8 @@ RunResult runFiles(const std::vector<std::string> &Files,
   size_t Done = 0, FindingsSoFar = 0;
 
   auto Worker = [&] {
-    for (size_t I = Next++; I < Files.size(); I = Next++) {
+    for (size_t K = Next++; K < Files.size(); K = Next++) {
+      const size_t I = Order[K];
       ClangTidyContext Context(MakeOptions(), false, false, false);
       llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
           new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));

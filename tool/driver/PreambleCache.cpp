@@ -101,8 +101,8 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Text) {
     if (J >= N || (Text[J] != '<' && Text[J] != '"'))
       break; // #include MACRO
     const char Close = Text[J] == '<' ? '>' : '"';
-    size_t NameEnd = Text.find_first_of(llvm::StringRef("\n\0", 2).str() + Close,
-                                        J + 1);
+    size_t NameEnd =
+        Text.find_first_of(llvm::StringRef("\n\0", 2).str() + Close, J + 1);
     if (NameEnd == llvm::StringRef::npos || Text[NameEnd] != Close ||
         NameEnd == J + 1)
       break;
@@ -138,8 +138,8 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Text) {
     }
     if (!LineOk)
       break;
-    Result.Includes.push_back({unsigned(LineStart), unsigned(K + 1),
-                               std::move(Spelling)});
+    Result.Includes.push_back(
+        {unsigned(LineStart), unsigned(K + 1), std::move(Spelling)});
     Result.HasQuoted |= Close == '"';
     I = K + 1;
     LineStart = I;
@@ -195,7 +195,7 @@ std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
   }
   // Set in code, not on the command line.
   Key += Invocation.getPreprocessorOpts().SetUpStaticAnalyzer ? "analyzer 1"
-                                                               : "analyzer 0";
+                                                              : "analyzer 0";
   Key += '\0';
   Key += Invocation.getFileSystemOpts().WorkingDir;
   return Key;
@@ -295,8 +295,7 @@ private:
     }
 
     void FileChanged(SourceLocation Loc, FileChangeReason Reason,
-                     SrcMgr::CharacteristicKind FileType,
-                     FileID) override {
+                     SrcMgr::CharacteristicKind FileType, FileID) override {
       if (Reason != EnterFile || SrcMgr::isSystem(FileType))
         return;
       const SourceManager &SM = *Owner.SM;
@@ -333,9 +332,8 @@ std::shared_ptr<const Preamble> PreambleCache::build(
   // The preamble's main file: a name of its own beside the real file (so
   // quoted includes are searched in the same folder), never a real file.
   llvm::SmallString<256> Synthetic(llvm::sys::path::parent_path(MainFile));
-  llvm::sys::path::append(Synthetic,
-                          ".cuda-tidy-preamble-" + toHex(Key).substr(0, 16) +
-                              ".cu");
+  llvm::sys::path::append(Synthetic, ".cuda-tidy-preamble-" +
+                                         toHex(Key).substr(0, 16) + ".cu");
   CompilerInvocation Copy(Invocation);
   FrontendOptions &Frontend = Copy.getFrontendOpts();
   if (Frontend.Inputs.size() != 1) {
@@ -445,8 +443,7 @@ void PreambleCache::store(const Digest &Key, const Preamble &P) {
 std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
   if (!Disk)
     return nullptr;
-  std::optional<CacheStore::Entry> Entry =
-      Disk->read(EntryKind::Preamble, Key);
+  std::optional<CacheStore::Entry> Entry = Disk->read(EntryKind::Preamble, Key);
   if (!Entry)
     return nullptr;
   auto Result = std::make_shared<Preamble>();
@@ -482,22 +479,33 @@ std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
 // Sharing
 //===----------------------------------------------------------------------===//
 
-void PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
+std::vector<size_t> PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
   llvm::StringMap<std::pair<unsigned, unsigned>> Counts;
-  for (const std::string &File : Files) {
-    auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
+  // Group number of each file: the position of its signature's first file.
+  std::vector<std::pair<size_t, size_t>> Groups(Files.size());
+  llvm::StringMap<size_t> FirstOf;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Groups[I] = {I, I};
+    auto Buffer = llvm::MemoryBuffer::getFile(Files[I], /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
     if (!Buffer)
       continue;
     LeadingIncludes Scan = scanLeadingIncludes((*Buffer)->getBuffer());
     if (!Scan.cut(Scan.Includes.size()))
       continue;
-    auto &Count = Counts[preambleSignature(Scan, File)];
+    std::string Signature = preambleSignature(Scan, Files[I]);
+    Groups[I].first = FirstOf.try_emplace(Signature, I).first->second;
+    auto &Count = Counts[Signature];
     ++Count.first;
     ++Count.second;
   }
+  llvm::sort(Groups);
+  std::vector<size_t> Order;
+  for (const auto &Entry : Groups)
+    Order.push_back(Entry.second);
   std::lock_guard<std::mutex> Lock(Mutex);
   Planned = std::move(Counts);
+  return Order;
 }
 
 std::shared_ptr<const Preamble> PreambleCache::acquire(
@@ -604,9 +612,10 @@ void PreambleCache::apply(const Preamble &P, const LeadingIncludes &Scan,
                      MainBuffer.release());
   IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Pch(
       new llvm::vfs::InMemoryFileSystem());
-  Pch->addFile(P.PchPath, 0,
-               llvm::MemoryBuffer::getMemBuffer(P.Pch, P.PchPath,
-                                                /*RequiresNullTerminator=*/false));
+  Pch->addFile(
+      P.PchPath, 0,
+      llvm::MemoryBuffer::getMemBuffer(P.Pch, P.PchPath,
+                                       /*RequiresNullTerminator=*/false));
   FS.pushOverlay(Pch);
 }
 

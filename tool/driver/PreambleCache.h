@@ -57,8 +57,8 @@ namespace clang::tidy::cuda::driver {
 /// The leading `#include` lines of a file.
 struct LeadingIncludes {
   struct Line {
-    unsigned Begin = 0; ///< Offset of the line's first byte.
-    unsigned End = 0;   ///< Offset just past its newline.
+    unsigned Begin = 0;   ///< Offset of the line's first byte.
+    unsigned End = 0;     ///< Offset just past its newline.
     std::string Spelling; ///< `<cuda/std/span>` or `"util.cuh"`.
   };
   std::vector<Line> Includes;
@@ -116,8 +116,11 @@ public:
 
   /// Counts how many of \p Files share each signature. Without a cache
   /// folder a preamble only one file would use is not built (it would cost
-  /// more than it saves).
-  void planRun(llvm::ArrayRef<std::string> Files);
+  /// more than it saves). Returns the order to analyze the files in: the
+  /// files of one signature together (in input order within, groups in the
+  /// order of their first file), so a preamble is in memory only while its
+  /// files run.
+  std::vector<size_t> planRun(llvm::ArrayRef<std::string> Files);
 
   /// The preamble for this compile, or null (parse without one). Builds it
   /// when needed, with \p FS and \p PCHOps.

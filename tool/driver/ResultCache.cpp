@@ -57,8 +57,7 @@ bool readMessage(PayloadReader &In, tooling::DiagnosticMessage &M) {
     for (uint32_t J = 0; J < Count; ++J) {
       std::string Path, Text;
       uint32_t Offset = 0, Length = 0;
-      if (!In.str(Path) || !In.u32(Offset) || !In.u32(Length) ||
-          !In.str(Text))
+      if (!In.str(Path) || !In.u32(Offset) || !In.u32(Length) || !In.str(Text))
         return false;
       // They were a valid set when stored; one that no longer adds up is a
       // damaged entry.
@@ -94,9 +93,9 @@ std::string encodeResult(const StoredResult &Result) {
     Out.digest(D.Hash);
   }
   const ClangTidyStats &S = Result.Stats;
-  for (unsigned V : {S.ErrorsDisplayed, S.ErrorsIgnoredCheckFilter,
-                     S.ErrorsIgnoredNOLINT, S.ErrorsIgnoredNonUserCode,
-                     S.ErrorsIgnoredLineFilter})
+  for (unsigned V :
+       {S.ErrorsDisplayed, S.ErrorsIgnoredCheckFilter, S.ErrorsIgnoredNOLINT,
+        S.ErrorsIgnoredNonUserCode, S.ErrorsIgnoredLineFilter})
     Out.u32(V);
   Out.u32(Result.Errors.size());
   for (const ClangTidyError &E : Result.Errors) {
@@ -134,9 +133,9 @@ std::optional<StoredResult> decodeResult(llvm::StringRef Payload) {
     Result.Dependencies.push_back(std::move(D));
   }
   ClangTidyStats &S = Result.Stats;
-  for (unsigned *V : {&S.ErrorsDisplayed, &S.ErrorsIgnoredCheckFilter,
-                      &S.ErrorsIgnoredNOLINT, &S.ErrorsIgnoredNonUserCode,
-                      &S.ErrorsIgnoredLineFilter}) {
+  for (unsigned *V :
+       {&S.ErrorsDisplayed, &S.ErrorsIgnoredCheckFilter, &S.ErrorsIgnoredNOLINT,
+        &S.ErrorsIgnoredNonUserCode, &S.ErrorsIgnoredLineFilter}) {
     uint32_t N = 0;
     if (!In.u32(N))
       return std::nullopt;

@@ -27,8 +27,7 @@ namespace clang::tidy::cuda::driver {
 namespace {
 
 double secondsSince(std::chrono::steady_clock::time_point Start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       Start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
       .count();
 }
 
@@ -141,10 +140,10 @@ public:
       State.MainFile = std::string(Absolute);
       State.Dependencies.push_back(
           {State.MainFile, digestOf((*Main)->getBuffer())});
-      auto Dir = Options.CheckOptions.find(
-          (analysis::GridSyncLaunchCheckName + "." +
-           analysis::ProjectIndexDirOption)
-              .str());
+      auto Dir =
+          Options.CheckOptions.find((analysis::GridSyncLaunchCheckName + "." +
+                                     analysis::ProjectIndexDirOption)
+                                        .str());
       if (Dir != Options.CheckOptions.end() && !Dir->second.Value.empty()) {
         State.IndexDir = Dir->second.Value;
         State.RecordsBefore = recordNames(State.IndexDir);
@@ -154,8 +153,8 @@ public:
     if (Caches.Preambles) {
       LeadingIncludes Scan = scanLeadingIncludes((*Main)->getBuffer());
       State.UsedPreamble = Caches.Preambles->acquire(
-          *Invocation, MainPath, **Main, Scan,
-          Files->getVirtualFileSystemPtr(), PCHOps, State.Source);
+          *Invocation, MainPath, **Main, Scan, Files->getVirtualFileSystemPtr(),
+          PCHOps, State.Source);
       if (State.UsedPreamble) {
         PreambleCache::apply(*State.UsedPreamble, Scan, *Invocation, *BaseFS,
                              std::move(*Main));
@@ -201,8 +200,7 @@ private:
         if (Known.count(Path))
           continue;
         // The preamble's own main file: its text is in the PCH.
-        if (llvm::sys::path::filename(Path).starts_with(
-                ".cuda-tidy-preamble-"))
+        if (llvm::sys::path::filename(Path).starts_with(".cuda-tidy-preamble-"))
           continue;
         std::optional<Digest> Hash;
         if (std::optional<llvm::MemoryBufferRef> Buffer =
@@ -302,11 +300,12 @@ llvm::StringRef sourceName(PreambleSource Source) {
 
 } // namespace
 
-FileRun runFileWithCaches(
-    ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
-    llvm::StringRef File,
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-    bool ApplyAnyFix, const RunCaches &Caches) {
+FileRun
+runFileWithCaches(ClangTidyContext &Context,
+                  const tooling::CompilationDatabase &Compilations,
+                  llvm::StringRef File,
+                  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                  bool ApplyAnyFix, const RunCaches &Caches) {
   auto Start = std::chrono::steady_clock::now();
   tooling::ClangTool Tool(Compilations, {File.str()},
                           std::make_shared<PCHContainerOperations>(), BaseFS);
@@ -331,8 +330,7 @@ FileRun runFileWithCaches(
       });
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
 
-  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true,
-                                           ApplyAnyFix);
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
   auto DiagOpts = std::make_unique<DiagnosticOptions>();
   DiagnosticsEngine Engine(DiagnosticIDs::create(), *DiagOpts, &DiagConsumer,
                            /*ShouldOwnClient=*/false);
@@ -357,8 +355,8 @@ FileRun runFileWithCaches(
     llvm::append_range(Run.Errors, State.Replayed->Errors);
     Run.Stats = State.Replayed->Stats;
     replayRecords(State, *State.Replayed, Context, File);
-  } else if (State.Cacheable && State.Success &&
-             State.DependenciesComplete && State.Commands == 1 &&
+  } else if (State.Cacheable && State.Success && State.DependenciesComplete &&
+             State.Commands == 1 &&
              llvm::none_of(Run.Errors, [](const ClangTidyError &E) {
                return E.DiagLevel == ClangTidyError::Error &&
                       llvm::StringRef(E.DiagnosticName)
@@ -393,15 +391,15 @@ CacheSession::CacheSession(bool UseFolder, llvm::StringRef Dir,
       if (Opened)
         Disk = std::move(*Opened);
       else if (!Dir.empty())
-        Problem = "cache folder not used: " + llvm::toString(Opened.takeError());
+        Problem =
+            "cache folder not used: " + llvm::toString(Opened.takeError());
       else // the default folder is a convenience: no noise without it
         llvm::consumeError(Opened.takeError());
     }
   }
   CacheCounters &Counters = Disk ? Disk->Counters : LocalCounters;
   if (UsePreambles)
-    Preambles =
-        std::make_unique<PreambleCache>(Disk.get(), Hasher, Counters);
+    Preambles = std::make_unique<PreambleCache>(Disk.get(), Hasher, Counters);
   if (Disk)
     Results = std::make_unique<ResultCache>(*Disk, Hasher);
   Caches.Disk = Disk.get();

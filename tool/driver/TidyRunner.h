@@ -30,10 +30,10 @@ namespace clang::tidy::cuda::driver {
 
 /// The caches of one run; every member may be null.
 struct RunCaches {
-  CacheStore *Disk = nullptr;          ///< null with --no-cache
-  PreambleCache *Preambles = nullptr;  ///< null: parse every header
-  ResultCache *Results = nullptr;      ///< null: analyze every file
-  ContentHasher *Hasher = nullptr;     ///< digests of the files read
+  CacheStore *Disk = nullptr;         ///< null with --no-cache
+  PreambleCache *Preambles = nullptr; ///< null: parse every header
+  ResultCache *Results = nullptr;     ///< null: analyze every file
+  ContentHasher *Hasher = nullptr;    ///< digests of the files read
   /// Print, per file, the parse and the checks' time (--time-checks).
   bool TimeChecks = false;
 };
@@ -81,12 +81,12 @@ private:
 };
 
 /// Runs the enabled checks on \p File in \p Context (a context of its own).
-FileRun runFileWithCaches(ClangTidyContext &Context,
-                          const tooling::CompilationDatabase &Compilations,
-                          llvm::StringRef File,
-                          llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>
-                              BaseFS,
-                          bool ApplyAnyFix, const RunCaches &Caches);
+FileRun
+runFileWithCaches(ClangTidyContext &Context,
+                  const tooling::CompilationDatabase &Compilations,
+                  llvm::StringRef File,
+                  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                  bool ApplyAnyFix, const RunCaches &Caches);
 
 } // namespace clang::tidy::cuda::driver
 
