@@ -36,7 +36,12 @@ struct CallerEdge {
 
 GridSyncReachability::GridSyncReachability(ASTContext &Context) {
   CallGraph Graph;
-  Graph.addToCallGraph(Context.getTranslationUnitDecl());
+  // The declarations the matchers walk: the whole translation unit, or the
+  // user's code when the driver limits the walk to it (system headers have
+  // no grid syncs of their own outside cooperative_groups, which is a leaf
+  // here anyway).
+  for (Decl *D : Context.getTraversalScope())
+    Graph.addToCallGraph(D);
   EarlierCall Earlier{Context.getSourceManager()};
 
   // Reverse edges, and the functions that call a grid sync themselves.

@@ -1,6 +1,7 @@
 //===--- CudaToolkitTest.cpp - toolkit discovery and CUDA defaults --------===//
 
 #include "tool/driver/CudaToolkit.h"
+#include "tool/driver/CudaCompilationDatabase.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -85,6 +86,50 @@ TEST(CudaToolkit, AddsDefaultsOnceAndKeepsUserFlags) {
   addCudaDefaults(User, "k.cu", Toolkit, CudaPass::Device, "sm_90");
   EXPECT_EQ(std::count(User.begin(), User.end(), "--cuda-device-only"), 0);
   EXPECT_EQ(std::count(User.begin(), User.end(), "--cuda-gpu-arch=sm_90"), 0);
+}
+
+/// The side each command of \p Commands compiles.
+std::vector<std::string>
+sidesOf(const std::vector<tooling::CompileCommand> &Commands) {
+  std::vector<std::string> Sides;
+  for (const tooling::CompileCommand &Command : Commands)
+    for (const std::string &Arg : Command.CommandLine)
+      if (Arg == "--cuda-device-only" || Arg == "--cuda-host-only")
+        Sides.push_back(Arg);
+  return Sides;
+}
+
+TEST(CudaCompilationDatabase, BothPassesSplitEachCudaCommandInTwo) {
+  CommandSettings Settings;
+  Settings.Toolkit = CudaToolkit{"/opt/cuda", 13, 0, "test"};
+  Settings.Pass = CudaPass::Both;
+  CudaCompilationDatabase Both(nullptr, Settings);
+  std::vector<tooling::CompileCommand> Commands =
+      Both.getCompileCommands("k.cu");
+  ASSERT_EQ(Commands.size(), 2u);
+  EXPECT_EQ(sidesOf(Commands),
+            (std::vector<std::string>{"--cuda-device-only", "--cuda-host-only"}));
+  // Apart from the side, the two commands are the same.
+  std::vector<std::string> Device = Commands[0].CommandLine;
+  std::vector<std::string> Host = Commands[1].CommandLine;
+  llvm::replace(Device, std::string("--cuda-device-only"), std::string("SIDE"));
+  llvm::replace(Host, std::string("--cuda-host-only"), std::string("SIDE"));
+  EXPECT_EQ(Device, Host);
+
+  // Not CUDA: one command, no side.
+  EXPECT_EQ(Both.getCompileCommands("main.cpp").size(), 1u);
+
+  // The user named a side: that one only.
+  Settings.FallbackFlags = {"--cuda-host-only"};
+  CudaCompilationDatabase Named(nullptr, Settings);
+  EXPECT_EQ(sidesOf(Named.getCompileCommands("k.cu")),
+            std::vector<std::string>{"--cuda-host-only"});
+
+  // The default: the device side once.
+  CommandSettings DeviceSettings;
+  CudaCompilationDatabase Default(nullptr, DeviceSettings);
+  EXPECT_EQ(sidesOf(Default.getCompileCommands("k.cu")),
+            std::vector<std::string>{"--cuda-device-only"});
 }
 
 TEST(CudaToolkit, LeavesNonCudaFilesAloneAndMarksHeaders) {

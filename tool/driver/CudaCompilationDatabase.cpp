@@ -25,7 +25,8 @@ CudaCompilationDatabase::fallbackCommand(StringRef FilePath) const {
   return tooling::CompileCommand(Cwd, FilePath, std::move(Args), "");
 }
 
-void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command) const {
+void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
+                                     CudaPass Pass) const {
   std::vector<std::string> &Args = Command.CommandLine;
   if (Args.empty())
     return;
@@ -49,7 +50,7 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command) const {
               Settings.ExtraArgsBefore.end());
   auto FileArg = llvm::find(Args, Command.Filename);
   Args.insert(FileArg, Settings.ExtraArgs.begin(), Settings.ExtraArgs.end());
-  addCudaDefaults(Args, Command.Filename, Settings.Toolkit, Settings.Pass,
+  addCudaDefaults(Args, Command.Filename, Settings.Toolkit, Pass,
                   Settings.GpuArch);
   // The resource dir (clang's builtin and CUDA wrapper headers) is found
   // relative to the running binary, which for cuda-tidy is not clang's.
@@ -72,9 +73,25 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
     }
     Commands.push_back(fallbackCommand(FilePath));
   }
-  for (tooling::CompileCommand &Command : Commands)
-    adjust(Command);
-  return Commands;
+  if (Settings.Pass != CudaPass::Both) {
+    for (tooling::CompileCommand &Command : Commands)
+      adjust(Command, Settings.Pass);
+    return Commands;
+  }
+  // Both sides: each CUDA command twice, device first. A command that
+  // already names its side, or is not CUDA, stays one.
+  std::vector<tooling::CompileCommand> Split;
+  for (tooling::CompileCommand &Command : Commands) {
+    tooling::CompileCommand Host = Command;
+    adjust(Command, CudaPass::Device);
+    const bool Cuda = isCudaCommand(Command.CommandLine, Command.Filename);
+    Split.push_back(std::move(Command));
+    if (!Cuda || namesCudaPass(Host.CommandLine))
+      continue;
+    adjust(Host, CudaPass::Host);
+    Split.push_back(std::move(Host));
+  }
+  return Split;
 }
 
 std::vector<std::string> CudaCompilationDatabase::getAllFiles() const {

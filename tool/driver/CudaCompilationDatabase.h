@@ -44,7 +44,7 @@ public:
 
 private:
   tooling::CompileCommand fallbackCommand(StringRef FilePath) const;
-  void adjust(tooling::CompileCommand &Command) const;
+  void adjust(tooling::CompileCommand &Command, CudaPass Pass) const;
 
   std::unique_ptr<tooling::CompilationDatabase> Project;
   CommandSettings Settings;

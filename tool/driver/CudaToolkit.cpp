@@ -111,13 +111,20 @@ static bool hasFlag(const std::vector<std::string> &Args,
   });
 }
 
-static bool isCudaCommand(const std::vector<std::string> &Args,
-                          llvm::StringRef File) {
+bool isCudaCommand(const std::vector<std::string> &Args,
+                   llvm::StringRef File) {
   for (size_t I = 0; I + 1 < Args.size(); ++I)
     if (Args[I] == "-x")
       return Args[I + 1] == "cuda";
   return llvm::any_of(Args, [](const std::string &A) { return A == "-xcuda"; }) ||
          isCudaSourcePath(File);
+}
+
+bool namesCudaPass(const std::vector<std::string> &Args) {
+  return hasFlag(Args, "--cuda-device-only") ||
+         hasFlag(Args, "--cuda-host-only") ||
+         hasFlag(Args, "--offload-device-only") ||
+         hasFlag(Args, "--offload-host-only");
 }
 
 void addCudaDefaults(std::vector<std::string> &Args, llvm::StringRef File,
@@ -137,11 +144,9 @@ void addCudaDefaults(std::vector<std::string> &Args, llvm::StringRef File,
     Added.push_back("-Wno-unknown-cuda-version");
   if (!hasFlag(Args, "--cuda-gpu-arch") && !hasFlag(Args, "--offload-arch"))
     Added.push_back(("--cuda-gpu-arch=" + GpuArch).str());
-  if (!hasFlag(Args, "--cuda-device-only") &&
-      !hasFlag(Args, "--cuda-host-only") && !hasFlag(Args, "--offload-device-only") &&
-      !hasFlag(Args, "--offload-host-only"))
-    Added.push_back(Pass == CudaPass::Device ? "--cuda-device-only"
-                                             : "--cuda-host-only");
+  if (!namesCudaPass(Args))
+    Added.push_back(Pass == CudaPass::Host ? "--cuda-host-only"
+                                           : "--cuda-device-only");
   // After the driver name, before everything else: the user's own flags,
   // which come later, win where both speak.
   Args.insert(Args.begin() + 1, Added.begin(), Added.end());

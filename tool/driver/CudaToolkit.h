@@ -46,8 +46,10 @@ std::optional<std::pair<int, int>> parseCudaVersion(llvm::StringRef CudaHeader);
 /// cooperative-groups feature the checks know (clusters included) needs.
 inline constexpr llvm::StringLiteral DefaultGpuArch = "sm_90";
 
-/// Which side of a CUDA compilation to analyze.
-enum class CudaPass { Device, Host };
+/// Which side of a CUDA compilation to analyze. Both: two compile commands
+/// per CUDA file, one per side, for code under `__CUDA_ARCH__`
+/// conditionals; a finding both sides see is reported once.
+enum class CudaPass { Device, Host, Both };
 
 /// The flags clang needs to parse CUDA with this toolkit.
 std::vector<std::string> toolkitFlags(const CudaToolkit &Toolkit);
@@ -55,10 +57,19 @@ std::vector<std::string> toolkitFlags(const CudaToolkit &Toolkit);
 /// True for the file names cuda-tidy treats as CUDA (.cu, .cuh).
 bool isCudaSourcePath(llvm::StringRef Path);
 
+/// True when \p Args (a compile command, driver first) compiles \p File as
+/// CUDA: `-x cuda`, or a .cu/.cuh name with no other language named.
+bool isCudaCommand(const std::vector<std::string> &Args, llvm::StringRef File);
+
+/// True when \p Args already names the one side to compile
+/// (--cuda-device-only, --cuda-host-only or their --offload- spellings).
+bool namesCudaPass(const std::vector<std::string> &Args);
+
 /// Adds to \p Args (a compile command, driver first) what a CUDA parse needs
 /// and the user did not already say: the toolkit flags, a GPU arch, and the
 /// one pass to analyze, so no finding is printed twice for host and device.
-/// `-x cuda` is added for a .cuh header given as a main file.
+/// `-x cuda` is added for a .cuh header given as a main file. \p Pass is
+/// Device or Host here; CudaCompilationDatabase splits Both into the two.
 void addCudaDefaults(std::vector<std::string> &Args, llvm::StringRef File,
                      const std::optional<CudaToolkit> &Toolkit,
                      CudaPass Pass, llvm::StringRef GpuArch);

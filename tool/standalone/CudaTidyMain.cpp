@@ -131,7 +131,11 @@ static cl::opt<CudaPass> Pass(
     "cuda-pass", cl::desc("Which side of a CUDA file to analyze."),
     cl::values(clEnumValN(CudaPass::Device, "device",
                           "device code (default)"),
-               clEnumValN(CudaPass::Host, "host", "host code")),
+               clEnumValN(CudaPass::Host, "host", "host code"),
+               clEnumValN(CudaPass::Both, "both",
+                          "both sides, for code under __CUDA_ARCH__ "
+                          "conditionals (twice the parse; a finding both "
+                          "see is reported once)")),
     cl::init(CudaPass::Device), cl::cat(Category));
 static cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format."),
@@ -597,7 +601,8 @@ int main(int Argc, const char **Argv) {
       Inputs.size() > 1 && llvm::sys::Process::StandardErrIsDisplayed();
   auto Progress = [&](size_t Done, size_t Found) {
     llvm::errs() << "\r[" << Done << "/" << Inputs.size() << " files] "
-                 << Found << " diagnostics" << (Done == Inputs.size() ? "\n" : "");
+                 << Found << (Found == 1 ? " finding" : " findings")
+                 << (Done == Inputs.size() ? "\n" : "");
   };
   FileSnapshots Snapshots;
   for (const std::string &Input : Inputs)
