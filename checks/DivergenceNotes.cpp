@@ -66,6 +66,10 @@ static std::string calleeName(const Stmt *S) {
   return "the call";
 }
 
+std::string quoteOrigin(const Stmt *Where, const ASTContext &Ctx) {
+  return quoteSource(Where, Ctx, calleeName(Where) + "()");
+}
+
 std::string calleeDisplayName(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee))
@@ -121,9 +125,7 @@ void explainDivergence(ClangTidyCheck &Check,
   switch (Origin.Kind) {
   case OriginKind::HardwareIndex:
   case OriginKind::Intrinsic:
-    Source = "'" +
-             quoteSource(Origin.Where, Ctx, calleeName(Origin.Where) + "()") +
-             "'";
+    Source = "'" + quoteOrigin(Origin.Where, Ctx) + "'";
     break;
   case OriginKind::AtomicResult:
   case OriginKind::CallResult:

@@ -1,9 +1,10 @@
 //===--- DivergenceNotes.h - how warp/group checks explain divergence -----===//
 //
-// Shared by cuda-full-warp-mask and cuda-divergent-group-creation: the notes
-// that say why a point is reached by only part of a group (the condition, the
-// jump, where the thread-dependent value came from), names of levels of the
-// thread hierarchy for messages, and which functions run on the device.
+// Shared by cuda-divergent-barrier, cuda-full-warp-mask and
+// cuda-divergent-group-creation: the notes that say why a point is reached
+// by only part of a group (the condition, the jump, where the
+// thread-dependent value came from), names of levels of the thread
+// hierarchy for messages, and which functions run on the device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,10 @@ std::string levelName(analysis::Level L);
 /// A whole macro argument or a whole macro expansion reads as written.
 std::string quoteSource(const Stmt *S, const ASTContext &Ctx,
                         llvm::StringRef Fallback, size_t MaxLength = 40);
+
+/// A hardware index or intrinsic read as messages quote it:
+/// "threadIdx.x", or "__activemask()" when its text cannot be quoted.
+std::string quoteOrigin(const Stmt *Where, const ASTContext &Ctx);
 
 /// The name of a call's callee as messages show it ("__shfl_down_sync",
 /// "reduce"); lambdas by the variable that holds them.

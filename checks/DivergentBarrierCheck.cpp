@@ -1,6 +1,7 @@
 //===--- DivergentBarrierCheck.cpp - cuda-divergent-barrier ---------------===//
 
 #include "checks/DivergentBarrierCheck.h"
+#include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/CallSummaries.h"
 #include "checks/analysis/CudaBuiltins.h"
@@ -26,84 +27,6 @@ using analysis::scopeName;
 
 namespace {
 
-/// Where a statement starts. CallExpr::getBeginLoc() is not virtual and, for
-/// a call of a lambda, answers the '(' of the operator call; Stmt's
-/// dispatches to the most derived class.
-SourceLocation beginOf(const Stmt *S) { return S->getBeginLoc(); }
-
-/// Code that runs on the device: kernels, __device__ functions (constexpr
-/// ones are implicitly __host__ __device__) and lambdas, which clang treats
-/// as callable from wherever they are defined.
-bool isDeviceCode(const FunctionDecl *FD) {
-  if (FD->hasAttr<CUDAGlobalAttr>() || FD->hasAttr<CUDADeviceAttr>())
-    return true;
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(FD))
-    return Method->getParent() && Method->getParent()->isLambda();
-  return false;
-}
-
-/// The source text of \p S on one line, or \p Fallback when it comes from a
-/// macro or is too long to quote.
-std::string quote(const Stmt *S, const ASTContext &Ctx,
-                  llvm::StringRef Fallback) {
-  if (!S)
-    return Fallback.str();
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = CharSourceRange::getTokenRange(S->getSourceRange());
-  if (Range.getBegin().isMacroID() || Range.getEnd().isMacroID())
-    return Fallback.str();
-  llvm::StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
-  std::string OneLine;
-  bool Space = false;
-  for (char C : Text) {
-    if (C == '\n' || C == '\t' || C == ' ') {
-      Space = !OneLine.empty();
-      continue;
-    }
-    if (Space)
-      OneLine += ' ';
-    Space = false;
-    OneLine += C;
-  }
-  if (OneLine.empty() || OneLine.size() > 40)
-    return Fallback.str();
-  return OneLine;
-}
-
-std::string calleeName(const Stmt *S) {
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(S))
-    if (const FunctionDecl *FD = Call->getDirectCallee())
-      return FD->getNameAsString();
-  return "the call";
-}
-
-/// How a call's callee is named in messages: lambdas by the variable that
-/// holds them.
-std::string calleeDisplayName(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee))
-    if (Method->getParent() && Method->getParent()->isLambda()) {
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-        if (const auto *Ref = dyn_cast<DeclRefExpr>(
-                Op->getArg(0)->IgnoreParenImpCasts()))
-          return Ref->getDecl()->getNameAsString();
-      return "lambda";
-    }
-  return Callee ? Callee->getNameAsString() : "the callee";
-}
-
-const char *jumpName(const Stmt *Jump) {
-  if (isa<ReturnStmt>(Jump))
-    return "return";
-  if (isa<BreakStmt>(Jump))
-    return "break";
-  if (isa<ContinueStmt>(Jump))
-    return "continue";
-  if (isa<CXXThrowExpr>(Jump))
-    return "throw";
-  return "goto";
-}
-
 /// Collectives of a tile or block handle besides its barrier: every member
 /// of the group must reach them (tile.sync() included; block.sync() is a
 /// barrier and reported as one).
@@ -128,21 +51,6 @@ std::string groupSpelling(const analysis::GroupOperand &Group) {
   if (Group.TileSize)
     Spelling += "<" + std::to_string(*Group.TileSize) + ">";
   return Spelling;
-}
-
-/// "warp", "block", or "tile of 16 threads".
-std::string groupLevelName(analysis::Level L) {
-  if (L.isTile() && L != analysis::Level::warp())
-    return "tile of " + std::to_string(1u << L.tileLog2Value()) + " threads";
-  return scopeName(L.scope()).str();
-}
-
-bool contains(const Stmt *Outer, const Stmt *Inner, const SourceManager &SM) {
-  if (!Outer || !Inner)
-    return false;
-  SourceRange O = Outer->getSourceRange(), I = Inner->getSourceRange();
-  return !SM.isBeforeInTranslationUnit(I.getBegin(), O.getBegin()) &&
-         !SM.isBeforeInTranslationUnit(O.getEnd(), I.getEnd());
 }
 
 } // namespace
@@ -178,76 +86,7 @@ void DivergentBarrierCheck::explainReason(const DivergenceReason &Reason,
                                           llvm::StringRef Within,
                                           llvm::StringRef Skipped,
                                           const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (Reason.Condition)
-    diag(Reason.Condition->getBeginLoc(),
-         "this condition is not uniform across the %0", DiagnosticIDs::Note)
-        << Within;
-  if (Reason.Exit)
-    diag(Reason.Exit->getBeginLoc(), "threads that take this '%0' skip %1",
-         DiagnosticIDs::Note)
-        << jumpName(Reason.Exit) << Skipped;
-
-  const analysis::ValueOrigin &Origin = Reason.Origin;
-  std::string Source;
-  switch (Origin.Kind) {
-  case OriginKind::HardwareIndex:
-  case OriginKind::Intrinsic:
-    Source = "'" + quote(Origin.Where, Ctx, calleeName(Origin.Where) + "()") +
-             "'";
-    break;
-  case OriginKind::AtomicResult:
-  case OriginKind::CallResult:
-    Source = "the result of '" + calleeName(Origin.Where) + "'";
-    break;
-  default:
-    break;
-  }
-
-  if (const ValueDecl *Via = Reason.Via) {
-    auto Note = [&](llvm::StringRef Message) {
-      return diag(Via->getLocation(), Message, DiagnosticIDs::Note)
-             << Via->getName();
-    };
-    switch (Origin.Kind) {
-    case OriginKind::HardwareIndex:
-    case OriginKind::Intrinsic:
-    case OriginKind::AtomicResult:
-    case OriginKind::CallResult:
-      Note("'%0' depends on %1") << Source;
-      return;
-    case OriginKind::VolatileLoad:
-      Note("'%0' depends on a volatile load");
-      return;
-    case OriginKind::SharedMemory:
-      Note("'%0' is loaded from shared memory, which each block has its own "
-           "copy of");
-      return;
-    case OriginKind::SyncDivergence:
-      Note("'%0' is assigned under a condition that is not uniform across "
-           "the %1")
-          << Within;
-      return;
-    case OriginKind::TemporalDivergence:
-      Note("'%0' is updated in a loop whose exit is not uniform across the "
-           "%1")
-          << Within;
-      return;
-    case OriginKind::InlineAsm:
-      Note("'%0' is written by inline assembly");
-      return;
-    default:
-      Note("'%0' is not uniform across the %1") << Within;
-      return;
-    }
-  }
-  // The condition reads the source itself: say where it is only when that
-  // is not already the condition.
-  if (!Source.empty() && Origin.Where &&
-      !contains(Reason.Condition, Origin.Where, SM))
-    diag(Origin.Where->getBeginLoc(), "%0 is not uniform across the %1",
-         DiagnosticIDs::Note)
-        << Source << Within;
+  explainDivergence(*this, Reason, Within, Skipped, Ctx);
 }
 
 bool DivergentBarrierCheck::checkGroupCollective(
@@ -283,9 +122,9 @@ bool DivergentBarrierCheck::checkGroupCollective(
     return true;
   diag(Loc, "'%0' is reached under control flow that diverges within the %1 "
             "(%2)")
-      << Spelling << groupLevelName(Within)
+      << Spelling << levelName(Within)
       << analysis::divergenceKindName(Reason->Kind);
-  explainReason(*Reason, groupLevelName(Within), "the collective", Ctx);
+  explainReason(*Reason, levelName(Within), "the collective", Ctx);
   return true;
 }
 
@@ -352,10 +191,8 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
             Arg, analysis::Level::of(Site.BarrierScope));
         if (Via && (Origin.Kind == OriginKind::HardwareIndex ||
                     Origin.Kind == OriginKind::Intrinsic))
-          diag(Via->getLocation(), "'%0' depends on '%1'",
-               DiagnosticIDs::Note)
-              << Via->getName()
-              << quote(Origin.Where, Ctx, calleeName(Origin.Where) + "()");
+          diag(Via->getLocation(), "'%0' depends on '%1'", DiagnosticIDs::Note)
+              << Via->getName() << quoteOrigin(Origin.Where, Ctx);
       }
       if (AtCall->Reason.Condition)
         diag(AtCall->Reason.Condition->getBeginLoc(),

@@ -339,11 +339,10 @@ static bool isUniformWithinGroup(const Expr *E, const ValueDecl *Group,
   if (!isa<BinaryOperator>(E) && !isa<UnaryOperator>(E) && !isa<CastExpr>(E) &&
       !isa<AbstractConditionalOperator>(E))
     return false;
-  for (const Stmt *Child : E->children())
-    if (!isUniformWithinGroup(dyn_cast_or_null<Expr>(Child), Group, Span, D,
-                              Depth + 1))
-      return false;
-  return true;
+  return llvm::all_of(E->children(), [&](const Stmt *Child) {
+    return isUniformWithinGroup(dyn_cast_or_null<Expr>(Child), Group, Span, D,
+                                Depth + 1);
+  });
 }
 
 std::optional<DivergenceReason> DivergentGroupCreationCheck::staleDivergence(

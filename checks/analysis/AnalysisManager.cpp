@@ -36,7 +36,7 @@ void destroyManager(void *Data) {
   auto *Manager = static_cast<AnalysisManager *>(Data);
   {
     Registry &R = registry();
-    std::lock_guard<std::mutex> Guard(R.Lock);
+    std::scoped_lock Guard(R.Lock);
     R.Live.erase({&Manager->context(), Manager->options().key()});
   }
   delete Manager;
@@ -47,7 +47,7 @@ void destroyManager(void *Data) {
 AnalysisManager &AnalysisManager::forContext(ASTContext &Ctx,
                                              const AnalysisOptions &Options) {
   Registry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
+  std::scoped_lock Guard(R.Lock);
   auto Key = std::make_pair(static_cast<const ASTContext *>(&Ctx),
                             Options.key());
   auto It = R.Live.find(Key);
@@ -68,7 +68,7 @@ AnalysisManager::divergence(const FunctionDecl *FD) {
   auto It = Analyses.find(Definition);
   if (It != Analyses.end())
     return It->second.get();
-  if (InProgress.count(Definition) || Depth >= MaxDepth)
+  if (InProgress.contains(Definition) || Depth >= MaxDepth)
     return nullptr;
   InProgress.insert(Definition);
   ++Depth;
@@ -89,7 +89,7 @@ const CallSummary *AnalysisManager::summary(const FunctionDecl *FD) {
   auto It = Summaries.find(Definition);
   if (It != Summaries.end())
     return It->second.get();
-  if (InProgress.count(Definition)) {
+  if (InProgress.contains(Definition)) {
     // A recursive call: what the function does is what we are computing.
     auto &Recursive = RecursionSummaries[Definition];
     if (!Recursive)

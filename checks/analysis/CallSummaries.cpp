@@ -34,11 +34,11 @@ void addSite(CallSummary &Summary, BarrierSite Site) {
     return;
   }
   // Full: a wider barrier is worth more to callers than a narrower one.
-  auto Narrowest = std::min_element(
-      Summary.Barriers.begin(), Summary.Barriers.end(),
-      [](const BarrierSite &A, const BarrierSite &B) {
-        return A.BarrierScope < B.BarrierScope;
-      });
+  auto *Narrowest =
+      std::min_element(Summary.Barriers.begin(), Summary.Barriers.end(),
+                       [](const BarrierSite &A, const BarrierSite &B) {
+                         return A.BarrierScope < B.BarrierScope;
+                       });
   if (Narrowest->BarrierScope < Site.BarrierScope)
     *Narrowest = std::move(Site);
 }

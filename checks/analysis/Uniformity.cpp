@@ -75,7 +75,7 @@ Uniformity Uniformity::at(Level L, ValueOrigin Origin) {
 Uniformity Uniformity::symbol(unsigned Index) {
   assert(Index < 64 && "symbols are bits of a 64-bit mask");
   Uniformity U;
-  U.Symbols = uint64_t(1) << Index;
+  U.Symbols = static_cast<uint64_t>(1) << Index;
   return U;
 }
 
@@ -139,7 +139,7 @@ Uniformity Uniformity::resolve(
   Result.Symbols = 0;
   bool AnyNarrowing = false;
   for (unsigned I = 0; I < 64; ++I) {
-    if (!(Symbols & (uint64_t(1) << I)))
+    if (!(Symbols & (static_cast<uint64_t>(1) << I)))
       continue;
     Uniformity Bound = SymbolValue(I);
     // Only what the argument says about sharing carries over; the arithmetic

@@ -508,7 +508,7 @@ private:
 
 void Translator::translate(const std::vector<std::string> &Args) {
   if (Args.empty()) {
-    R.Errors.push_back("empty compile command");
+    R.Errors.emplace_back("empty compile command");
     return;
   }
   size_t Compiler = compilerIndex(Args);
@@ -537,7 +537,7 @@ void Translator::translate(const std::vector<std::string> &Args) {
                       ", not CUDA: no CUDA flags added");
   }
   if (!Language.empty()) {
-    R.Arguments.push_back("-x");
+    R.Arguments.emplace_back("-x");
     R.Arguments.push_back(Language);
   }
   R.Arguments.insert(R.Arguments.end(), Body.begin(), Body.end());
@@ -562,15 +562,15 @@ void Translator::translate(const std::vector<std::string> &Args) {
 
   R.RelocatableDeviceCode = Rdc;
   if (Rdc)
-    R.Arguments.push_back("-fgpu-rdc");
+    R.Arguments.emplace_back("-fgpu-rdc");
   if (PerThreadDefaultStream)
-    R.Arguments.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM");
+    R.Arguments.emplace_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM");
 
   if (Opts.AddCcclInclude && !R.CudaPath.empty()) {
     std::error_code EC;
     fs::path Cccl = fs::path(R.CudaPath) / "include" / "cccl";
     if (fs::is_directory(Cccl, EC)) {
-      R.Arguments.push_back("-isystem");
+      R.Arguments.emplace_back("-isystem");
       R.Arguments.push_back(Cccl.string());
     }
   }
@@ -630,7 +630,7 @@ void Translator::apply(const OptionMatch &M, const std::string &Written) {
     drop(Written, O.Text);
     return;
   case Action::Rename:
-    Body.push_back(O.Text);
+    Body.emplace_back(O.Text);
     return;
   case Action::Joined:
     for (const std::string &Item : Items)
@@ -638,7 +638,7 @@ void Translator::apply(const OptionMatch &M, const std::string &Written) {
     return;
   case Action::Separate:
     for (const std::string &Item : Items) {
-      Body.push_back(O.Text);
+      Body.emplace_back(O.Text);
       Body.push_back(Item);
     }
     return;
@@ -647,11 +647,11 @@ void Translator::apply(const OptionMatch &M, const std::string &Written) {
     return;
   case Action::Language: {
     std::string L = lower(M.Value);
-    if (L == "cu")
+    if (L == "cu") {
       Language = "cuda";
-    else if (L == "c++" || L == "c")
+    } else if (L == "c++" || L == "c") {
       Language = L;
-    else {
+    } else {
       Language = M.Value;
       R.Notes.push_back("unknown nvcc language in '" + Written +
                         "': passed to clang as written");
@@ -694,11 +694,11 @@ void Translator::apply(const OptionMatch &M, const std::string &Written) {
   }
   case Action::DeviceC:
     // -dc is --relocatable-device-code=true --compile.
-    Body.push_back("-c");
+    Body.emplace_back("-c");
     Rdc = true;
     return;
   case Action::DeviceW:
-    Body.push_back("-c");
+    Body.emplace_back("-c");
     Rdc = false;
     return;
   case Action::HostOptions: {
@@ -741,7 +741,7 @@ void Translator::apply(const OptionMatch &M, const std::string &Written) {
     // every INFINITY and isnan). The device half that changes what a parse
     // sees is the choice of approximate math functions in clang's CUDA
     // headers.
-    Body.push_back("-fgpu-approx-transcendentals");
+    Body.emplace_back("-fgpu-approx-transcendentals");
     R.Notes.push_back("'" + Written +
                       "' -> -fgpu-approx-transcendentals (device-only, as in "
                       "nvcc; -ffast-math would also change the host side)");
@@ -831,7 +831,7 @@ std::string clangGpuArchFromNvcc(const std::string &NvccArch) {
     size_t Digits = Rest.find_first_not_of("0123456789");
     std::string Number = Rest.substr(0, Digits);
     std::string Suffix = Digits == std::string::npos ? "" : Rest.substr(Digits);
-    if (Number.empty() || (Suffix != "" && Suffix != "a" && Suffix != "f"))
+    if (Number.empty() || (!Suffix.empty() && Suffix != "a" && Suffix != "f"))
       return "";
     // sm_100f (family-specific) has no clang spelling; the family's
     // features are a subset of sm_100a's and a superset of sm_100's.
@@ -843,7 +843,8 @@ std::string clangGpuArchFromNvcc(const std::string &NvccArch) {
 std::vector<std::string> tokenizeNvccOptionsFile(const std::string &Text) {
   std::vector<std::string> Tokens;
   std::string Cur;
-  bool InToken = false, InQuote = false;
+  bool InToken = false;
+  bool InQuote = false;
   for (size_t I = 0; I < Text.size(); ++I) {
     char C = Text[I];
     if (C == '\\' && I + 1 < Text.size()) {

@@ -40,7 +40,7 @@ Digest digestOf(llvm::StringRef Bytes) {
 }
 
 KeyBuilder &KeyBuilder::add(llvm::StringRef Part) {
-  add(uint64_t(Part.size()));
+  add(static_cast<uint64_t>(Part.size()));
   Hasher.update(Part);
   return *this;
 }
@@ -48,7 +48,7 @@ KeyBuilder &KeyBuilder::add(llvm::StringRef Part) {
 KeyBuilder &KeyBuilder::add(uint64_t N) {
   uint8_t Bytes[8];
   for (unsigned I = 0; I < 8; ++I)
-    Bytes[I] = uint8_t(N >> (8 * I));
+    Bytes[I] = static_cast<uint8_t>(N >> (8 * I));
   Hasher.update(llvm::ArrayRef<uint8_t>(Bytes));
   return *this;
 }
@@ -88,7 +88,7 @@ std::optional<Digest> ContentHasher::hashFile(llvm::StringRef Path) {
                             .count();
   const uint64_t Inode = Status.getUniqueID().getFile();
   {
-    std::lock_guard<std::mutex> Lock(Mutex);
+    std::scoped_lock Lock(Mutex);
     auto It = Files.find(Path);
     if (It != Files.end() && It->second.Size == Size &&
         It->second.MTime == MTime && It->second.Inode == Inode)
@@ -107,7 +107,7 @@ std::optional<Digest> ContentHasher::hashFile(llvm::StringRef Path) {
   // modification time makes the next lookup hash it again.
   if ((*Buffer)->getBufferSize() != Size)
     K.Size = (*Buffer)->getBufferSize();
-  std::lock_guard<std::mutex> Lock(Mutex);
+  std::scoped_lock Lock(Mutex);
   Files[Path] = K;
   return K.Hash;
 }
@@ -136,22 +136,22 @@ constexpr size_t HeaderSize = 128;
 
 void putU32(char *At, uint32_t V) {
   for (unsigned I = 0; I < 4; ++I)
-    At[I] = char(V >> (8 * I));
+    At[I] = static_cast<char>(V >> (8 * I));
 }
 void putU64(char *At, uint64_t V) {
   for (unsigned I = 0; I < 8; ++I)
-    At[I] = char(V >> (8 * I));
+    At[I] = static_cast<char>(V >> (8 * I));
 }
 uint32_t getU32(const char *At) {
   uint32_t V = 0;
   for (unsigned I = 0; I < 4; ++I)
-    V |= uint32_t(uint8_t(At[I])) << (8 * I);
+    V |= static_cast<uint32_t>(static_cast<uint8_t>(At[I])) << (8 * I);
   return V;
 }
 uint64_t getU64(const char *At) {
   uint64_t V = 0;
   for (unsigned I = 0; I < 8; ++I)
-    V |= uint64_t(uint8_t(At[I])) << (8 * I);
+    V |= static_cast<uint64_t>(static_cast<uint8_t>(At[I])) << (8 * I);
   return V;
 }
 
@@ -254,7 +254,8 @@ std::optional<CacheStore::Entry> CacheStore::read(EntryKind Kind,
   }
   struct stat St;
   if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode) ||
-      St.st_uid != ::geteuid() || size_t(St.st_size) < HeaderSize) {
+      St.st_uid != ::geteuid() ||
+      static_cast<size_t>(St.st_size) < HeaderSize) {
     ::close(FD);
     discard(Name);
     return std::nullopt;
@@ -270,7 +271,8 @@ std::optional<CacheStore::Entry> CacheStore::read(EntryKind Kind,
   const char *H = Bytes.data();
   bool Valid =
       std::memcmp(H, Magic, sizeof(Magic)) == 0 &&
-      getU32(H + 8) == FormatVersion && getU32(H + 12) == uint32_t(Kind) &&
+      getU32(H + 8) == FormatVersion &&
+      getU32(H + 12) == static_cast<uint32_t>(Kind) &&
       std::memcmp(H + 16, Key.data(), Key.size()) == 0 &&
       getU64(H + 48) == Bytes.size() - HeaderSize &&
       std::all_of(H + 88, H + HeaderSize, [](char C) { return C == 0; });
@@ -296,7 +298,7 @@ bool CacheStore::write(EntryKind Kind, const Digest &Key,
   char Header[HeaderSize] = {};
   std::memcpy(Header, Magic, sizeof(Magic));
   putU32(Header + 8, FormatVersion);
-  putU32(Header + 12, uint32_t(Kind));
+  putU32(Header + 12, static_cast<uint32_t>(Kind));
   std::memcpy(Header + 16, Key.data(), Key.size());
   uint64_t Size = 0;
   llvm::BLAKE3 Hasher;
@@ -345,7 +347,7 @@ bool CacheStore::write(EntryKind Kind, const Digest &Key,
   return true;
 }
 
-void CacheStore::prune(uint64_t MaxBytes) {
+void CacheStore::prune(uint64_t MaxBytes) const {
   int ListFD = ::dup(DirFD);
   if (ListFD < 0)
     return;
@@ -383,7 +385,8 @@ void CacheStore::prune(uint64_t MaxBytes) {
     }
     if (!S_ISREG(St.st_mode))
       continue;
-    Entries.push_back({Name.str(), uint64_t(St.st_size), St.st_mtime});
+    Entries.push_back(
+        {Name.str(), static_cast<uint64_t>(St.st_size), St.st_mtime});
     Total += St.st_size;
   }
   ::closedir(D);
@@ -437,7 +440,7 @@ void PayloadWriter::u64(uint64_t V) {
   Out.append(B, 8);
 }
 void PayloadWriter::str(llvm::StringRef S) {
-  u32(uint32_t(S.size()));
+  u32(static_cast<uint32_t>(S.size()));
   Out.append(S.data(), S.size());
 }
 void PayloadWriter::digest(const Digest &D) {
@@ -445,23 +448,23 @@ void PayloadWriter::digest(const Digest &D) {
 }
 
 bool PayloadReader::u8(uint8_t &V) {
-  if (In.size() < 1)
+  if (In.empty())
     return false;
-  V = uint8_t(In[0]);
+  V = static_cast<uint8_t>(In[0]);
   In = In.drop_front(1);
   return true;
 }
 bool PayloadReader::u32(uint32_t &V) {
   if (In.size() < 4)
     return false;
-  V = getU32(In.data());
+  V = getU32(In.begin());
   In = In.drop_front(4);
   return true;
 }
 bool PayloadReader::u64(uint64_t &V) {
   if (In.size() < 8)
     return false;
-  V = getU64(In.data());
+  V = getU64(In.begin());
   In = In.drop_front(8);
   return true;
 }
@@ -481,7 +484,9 @@ bool PayloadReader::digest(Digest &D) {
   return true;
 }
 bool PayloadReader::count(uint32_t &N, size_t MinItemSize) {
-  return u32(N) && uint64_t(N) * std::max<size_t>(MinItemSize, 1) <= In.size();
+  return u32(N) &&
+         static_cast<uint64_t>(N) * std::max<size_t>(MinItemSize, 1) <=
+             In.size();
 }
 
 } // namespace clang::tidy::cuda::driver

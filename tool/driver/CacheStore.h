@@ -133,7 +133,7 @@ public:
 
   /// Deletes the least recently used entries while the folder holds more
   /// than \p MaxBytes, and temporary files older than an hour.
-  void prune(uint64_t MaxBytes);
+  void prune(uint64_t MaxBytes) const;
 
   CacheCounters Counters;
 
@@ -157,7 +157,7 @@ std::string defaultCacheDirectory();
 /// reads as an error, never past the end.
 class PayloadWriter {
 public:
-  void u8(uint8_t V) { Out.push_back(char(V)); }
+  void u8(uint8_t V) { Out.push_back(static_cast<char>(V)); }
   void u32(uint32_t V);
   void u64(uint64_t V);
   void str(llvm::StringRef S);

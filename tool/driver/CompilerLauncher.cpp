@@ -73,9 +73,12 @@ int runAsCompilerLauncher(const LauncherInvocation &Invocation,
     llvm::SmallString<128> Dir;
     if (!llvm::sys::fs::createUniqueDirectory("cuda-tidy-launcher", Dir)) {
       llvm::SmallString<256> Cwd;
-      llvm::sys::fs::current_path(Cwd);
+      // Without a working directory the entry keeps the relative paths the
+      // compiler was given, which still resolve from where it runs.
+      if (llvm::sys::fs::current_path(Cwd))
+        Cwd = ".";
       llvm::SmallString<256> Source(Invocation.Source);
-      llvm::sys::fs::make_absolute(Source);
+      (void)llvm::sys::fs::make_absolute(Source);
       llvm::json::Array Arguments;
       for (const std::string &A : Invocation.Compiler)
         Arguments.push_back(A);
@@ -99,8 +102,9 @@ int runAsCompilerLauncher(const LauncherInvocation &Invocation,
         std::vector<llvm::StringRef> Args(Lint.begin(), Lint.end());
         LintStatus = llvm::sys::ExecuteAndWait(Self, Args);
       }
-      llvm::sys::fs::remove(DbPath);
-      llvm::sys::fs::remove(Dir);
+      // Best effort: a leftover in the temporary folder harms nothing.
+      (void)llvm::sys::fs::remove(DbPath);
+      (void)llvm::sys::fs::remove(Dir);
     }
     if (LintStatus == ExitAnalysisFailed || LintStatus == ExitUsageError)
       llvm::errs() << "cuda-tidy --launcher: could not analyze '"

@@ -53,9 +53,9 @@ unsigned validateClangTidyConfig(llvm::StringRef Text, llvm::StringRef Source,
        << "\n";
     ++Errors;
   };
-  if (Parsed->Checks) {
+  if (const std::optional<std::string> &Checks = Parsed->Checks) {
     llvm::SmallVector<llvm::StringRef, 8> Items;
-    llvm::StringRef(*Parsed->Checks).split(Items, ',', -1, false);
+    llvm::StringRef(*Checks).split(Items, ',', -1, false);
     for (llvm::StringRef Item : Items) {
       Item = Item.trim();
       Item.consume_front("-");
@@ -82,7 +82,7 @@ clangTidyFilesFor(const std::vector<std::string> &Inputs) {
   std::set<std::string> Seen;
   for (const std::string &Input : Inputs) {
     llvm::SmallString<256> Dir(Input);
-    llvm::sys::fs::make_absolute(Dir);
+    (void)llvm::sys::fs::make_absolute(Dir); // else relative: still found
     llvm::sys::path::remove_dots(Dir, true);
     llvm::sys::path::remove_filename(Dir);
     while (!Dir.empty()) {

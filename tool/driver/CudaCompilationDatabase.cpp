@@ -68,7 +68,7 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
     Commands = Project->getCompileCommands(FilePath);
   if (Commands.empty()) {
     if (Project) {
-      std::lock_guard<std::mutex> Lock(Mutex);
+      std::scoped_lock Lock(Mutex);
       Unknown.insert(FilePath.str());
     }
     Commands.push_back(fallbackCommand(FilePath));
@@ -108,7 +108,7 @@ CudaCompilationDatabase::getAllCompileCommands() const {
 
 std::vector<std::string>
 CudaCompilationDatabase::filesWithoutProjectCommand() const {
-  std::lock_guard<std::mutex> Lock(Mutex);
+  std::scoped_lock Lock(Mutex);
   return {Unknown.begin(), Unknown.end()};
 }
 

@@ -93,7 +93,7 @@ std::vector<std::string> toolkitFlags(const CudaToolkit &Toolkit) {
   llvm::SmallString<256> Cccl(Toolkit.Path);
   llvm::sys::path::append(Cccl, "include", "cccl");
   if (Toolkit.MajorVersion >= 13 || llvm::sys::fs::is_directory(Cccl)) {
-    Flags.push_back("-isystem");
+    Flags.emplace_back("-isystem");
     Flags.push_back(Cccl.str().str());
   }
   return Flags;
@@ -135,18 +135,18 @@ void addCudaDefaults(std::vector<std::string> &Args, llvm::StringRef File,
   std::vector<std::string> Added;
   if (llvm::sys::path::extension(File).equals_insensitive(".cuh") &&
       !hasFlag(Args, "-x")) {
-    Added.push_back("-x");
-    Added.push_back("cuda");
+    Added.emplace_back("-x");
+    Added.emplace_back("cuda");
   }
   if (Toolkit && !hasFlag(Args, "--cuda-path"))
     llvm::append_range(Added, toolkitFlags(*Toolkit));
   else if (!hasFlag(Args, "-Wno-unknown-cuda-version"))
-    Added.push_back("-Wno-unknown-cuda-version");
+    Added.emplace_back("-Wno-unknown-cuda-version");
   if (!hasFlag(Args, "--cuda-gpu-arch") && !hasFlag(Args, "--offload-arch"))
     Added.push_back(("--cuda-gpu-arch=" + GpuArch).str());
   if (!namesCudaPass(Args))
-    Added.push_back(Pass == CudaPass::Host ? "--cuda-host-only"
-                                           : "--cuda-device-only");
+    Added.emplace_back(Pass == CudaPass::Host ? "--cuda-host-only"
+                                              : "--cuda-device-only");
   // After the driver name, before everything else: the user's own flags,
   // which come later, win where both speak.
   Args.insert(Args.begin() + 1, Added.begin(), Added.end());

@@ -23,7 +23,7 @@ static std::optional<std::string> hashOfFile(llvm::StringRef Path) {
 /// Snapshots are keyed by absolute, dot-free paths, as clang-tidy reports.
 static std::string canonicalPath(llvm::StringRef Path) {
   llvm::SmallString<256> P(Path);
-  llvm::sys::fs::make_absolute(P);
+  (void)llvm::sys::fs::make_absolute(P); // else relative: still a key
   llvm::sys::path::remove_dots(P, true);
   return P.str().str();
 }
@@ -62,15 +62,20 @@ llvm::Error writeFileAtomically(llvm::StringRef Path,
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();
-      llvm::sys::fs::remove(Temp);
+      (void)llvm::sys::fs::remove(Temp);
       return llvm::createStringError(EC, "cannot write '%s': %s",
                                      Temp.c_str(), EC.message().c_str());
     }
   }
   // The umask may have narrowed the mode createUniqueFile asked for.
-  llvm::sys::fs::setPermissions(Temp, Status.permissions());
+  if (std::error_code EC =
+          llvm::sys::fs::setPermissions(Temp, Status.permissions())) {
+    (void)llvm::sys::fs::remove(Temp);
+    return llvm::createStringError(EC, "cannot keep the permissions of '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  }
   if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
+    (void)llvm::sys::fs::remove(Temp);
     return llvm::createStringError(EC, "cannot replace '%s': %s",
                                    Path.str().c_str(), EC.message().c_str());
   }

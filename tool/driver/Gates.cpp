@@ -101,14 +101,15 @@ ChangedLines::fromUnifiedDiff(llvm::StringRef Diff, llvm::StringRef Root) {
                                      LineNo);
     llvm::StringRef Spec = Line.substr(Plus + 2).split(' ').first;
     auto [StartText, CountText] = Spec.split(',');
-    unsigned Start = 0, Count = 1;
+    unsigned Start = 0;
+    unsigned Count = 1;
     if (StartText.getAsInteger(10, Start) ||
         (!CountText.empty() && CountText.getAsInteger(10, Count)))
       return llvm::createStringError("malformed hunk header at line %u of "
                                      "the diff",
                                      LineNo);
     if (Count)
-      Result.Ranges[Current].push_back({Start, Start + Count - 1});
+      Result.Ranges[Current].emplace_back(Start, Start + Count - 1);
   }
   return Result;
 }
@@ -119,10 +120,9 @@ bool ChangedLines::contains(llvm::StringRef AbsoluteFile, unsigned Line) const {
   auto It = Ranges.find(Path);
   if (It == Ranges.end())
     return false;
-  for (const auto &[First, Last] : It->second)
-    if (Line >= First && Line <= Last)
-      return true;
-  return false;
+  return llvm::any_of(It->second, [&](const auto &Range) {
+    return Line >= Range.first && Line <= Range.second;
+  });
 }
 
 /// Runs git with \p Args in \p Directory; returns its standard output.

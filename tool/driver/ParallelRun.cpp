@@ -31,14 +31,15 @@ RunResult runFiles(const std::vector<std::string> &Files,
   // position. The preamble cache groups files that share a preamble, so
   // each lives in memory only while its group runs.
   std::vector<size_t> Order(Files.size());
-  std::iota(Order.begin(), Order.end(), size_t(0));
+  std::iota(Order.begin(), Order.end(), static_cast<size_t>(0));
   if (Caches && Caches->Preambles)
     Order = Caches->Preambles->planRun(Files);
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
   std::atomic<size_t> Next{0};
   std::mutex ProgressMutex;
-  size_t Done = 0, FindingsSoFar = 0;
+  size_t Done = 0;
+  size_t FindingsSoFar = 0;
 
   auto Worker = [&] {
     for (size_t K = Next++; K < Files.size(); K = Next++) {
@@ -57,7 +58,7 @@ RunResult runFiles(const std::vector<std::string> &Files,
         StatsPerFile[I] = Context.getStats();
       }
       if (Progress) {
-        std::lock_guard<std::mutex> Lock(ProgressMutex);
+        std::scoped_lock Lock(ProgressMutex);
         FindingsSoFar += PerFile[I].size();
         Progress(++Done, FindingsSoFar);
       }
@@ -70,6 +71,7 @@ RunResult runFiles(const std::vector<std::string> &Files,
   constexpr unsigned WorkerStackBytes = 512u << 20;
   Jobs = std::max(1u, std::min<unsigned>(Jobs, Files.size()));
   std::vector<llvm::thread> Threads;
+  Threads.reserve(Jobs);
   for (unsigned J = 0; J < Jobs; ++J)
     Threads.emplace_back(std::optional<unsigned>(WorkerStackBytes), Worker);
   for (llvm::thread &T : Threads)

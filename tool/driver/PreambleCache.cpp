@@ -15,6 +15,7 @@
 #include "llvm/Support/Path.h"
 #include <chrono>
 #include <climits>
+#include <utility>
 
 namespace clang::tidy::cuda::driver {
 
@@ -52,7 +53,7 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Text) {
   // Called where the comments end: at the first directive or token.
   auto NoteCommentEnd = [&] {
     if (!SawFirst)
-      Result.CommentEnd = LineClean ? unsigned(LineStart) : 0;
+      Result.CommentEnd = LineClean ? static_cast<unsigned>(LineStart) : 0;
     SawFirst = true;
   };
   while (I < N) {
@@ -138,8 +139,9 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Text) {
     }
     if (!LineOk)
       break;
-    Result.Includes.push_back(
-        {unsigned(LineStart), unsigned(K + 1), std::move(Spelling)});
+    Result.Includes.push_back({static_cast<unsigned>(LineStart),
+                               static_cast<unsigned>(K + 1),
+                               std::move(Spelling)});
     Result.HasQuoted |= Close == '"';
     I = K + 1;
     LineStart = I;
@@ -160,7 +162,7 @@ std::string preambleSignature(const LeadingIncludes &Scan,
   }
   if (Scan.HasQuoted) {
     llvm::SmallString<256> Dir(llvm::sys::path::parent_path(MainFile));
-    llvm::sys::fs::make_absolute(Dir);
+    (void)llvm::sys::fs::make_absolute(Dir); // else relative: still a key
     llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/false);
     Signature += "dir ";
     Signature += Dir.str();
@@ -291,7 +293,7 @@ private:
       for (unsigned I = 0; I < Owner.Scan.Includes.size(); ++I)
         if (Owner.Scan.Includes[I].Begin <= At.second &&
             At.second < Owner.Scan.Includes[I].End)
-          Current = int(I);
+          Current = static_cast<int>(I);
     }
 
     void FileChanged(SourceLocation Loc, FileChangeReason Reason,
@@ -321,11 +323,13 @@ std::string pchPathFor(const Digest &Key) {
 
 } // namespace
 
-std::shared_ptr<const Preamble> PreambleCache::build(
-    const CompilerInvocation &Invocation, llvm::StringRef MainFile,
-    const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
-    const Digest &Key, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-    std::shared_ptr<PCHContainerOperations> PCHOps) {
+std::shared_ptr<const Preamble>
+PreambleCache::build(const CompilerInvocation &Invocation,
+                     llvm::StringRef MainFile,
+                     const llvm::MemoryBuffer &MainBuffer,
+                     const LeadingIncludes &Scan, const Digest &Key,
+                     const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
+                     const std::shared_ptr<PCHContainerOperations> &PCHOps) {
   auto Result = std::make_shared<Preamble>();
   Result->PchPath = pchPathFor(Key);
 
@@ -382,9 +386,9 @@ std::shared_ptr<const Preamble> PreambleCache::build(
     // a header the driver force-includes): cut before it and build again.
     if (Callbacks.Offender < 0)
       break;
-    Count = unsigned(Callbacks.Offender);
+    Count = static_cast<unsigned>(Callbacks.Offender);
   }
-  if (!Result->Usable)
+  if (!Result->Usable || !Result->Built)
     return Result;
 
   // The PCH bytes: an in-memory preamble shows them to a compiler through
@@ -423,7 +427,7 @@ void PreambleCache::store(const Digest &Key, const Preamble &P) {
   Meta.u32(PayloadVersion);
   Meta.u8(P.Usable);
   Meta.u32(P.IncludeCount);
-  Meta.u32(uint32_t(P.Dependencies.size()));
+  Meta.u32(static_cast<uint32_t>(P.Dependencies.size()));
   for (const FileDigest &D : P.Dependencies) {
     Meta.str(D.Path);
     Meta.digest(D.Hash);
@@ -448,9 +452,12 @@ std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
     return nullptr;
   auto Result = std::make_shared<Preamble>();
   PayloadReader In(Entry->Payload);
-  uint32_t Version = 0, Count = 0, Deps = 0;
+  uint32_t Version = 0;
+  uint32_t Count = 0;
+  uint32_t Deps = 0;
   uint8_t Usable = 0;
-  uint64_t Offset = 0, Size = 0;
+  uint64_t Offset = 0;
+  uint64_t Size = 0;
   bool Ok = In.u32(Version) && Version == PayloadVersion && In.u8(Usable) &&
             In.u32(Count) && In.count(Deps, 4 + 32);
   for (uint32_t I = 0; Ok && I < Deps; ++I) {
@@ -501,9 +508,10 @@ std::vector<size_t> PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
   }
   llvm::sort(Groups);
   std::vector<size_t> Order;
+  Order.reserve(Groups.size());
   for (const auto &Entry : Groups)
     Order.push_back(Entry.second);
-  std::lock_guard<std::mutex> Lock(Mutex);
+  std::scoped_lock Lock(Mutex);
   Planned = std::move(Counts);
   return Order;
 }
@@ -511,8 +519,9 @@ std::vector<size_t> PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
 std::shared_ptr<const Preamble> PreambleCache::acquire(
     const CompilerInvocation &Invocation, llvm::StringRef MainFile,
     const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
-    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-    std::shared_ptr<PCHContainerOperations> PCHOps, PreambleSource &Source) {
+    const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
+    const std::shared_ptr<PCHContainerOperations> &PCHOps,
+    PreambleSource &Source) {
   Source = PreambleSource::None;
   if (!Scan.cut(Scan.Includes.size()))
     return nullptr;
@@ -520,7 +529,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   if (!Disk) {
     // Without a cache folder, a preamble no other file of the run uses
     // costs more than it saves: decided before any key is computed.
-    std::lock_guard<std::mutex> Lock(Mutex);
+    std::scoped_lock Lock(Mutex);
     auto Plan = Planned.find(Signature);
     if (Plan == Planned.end() || Plan->second.first < 2)
       return nullptr;
@@ -540,7 +549,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   std::shared_future<std::shared_ptr<const Preamble>> Ready;
   bool Builder = false;
   {
-    std::lock_guard<std::mutex> Lock(Mutex);
+    std::scoped_lock Lock(Mutex);
     bool Last = true; // no later file of this run needs it
     auto Plan = Planned.find(Signature);
     if (Plan != Planned.end()) {
@@ -567,7 +576,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
       Source = PreambleSource::Disk;
       ++Counters.PreambleHits;
     } else {
-      Result = build(Invocation, MainFile, MainBuffer, Scan, Key, FS, PCHOps);
+      Result = build(Invocation, MainFile, MainBuffer, Scan, Key, FS,
+                     PCHOps);
       Source = PreambleSource::Built;
       ++Counters.PreambleMisses;
       if (Result->Usable)

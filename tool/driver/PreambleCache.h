@@ -127,8 +127,8 @@ public:
   std::shared_ptr<const Preamble>
   acquire(const CompilerInvocation &Invocation, llvm::StringRef MainFile,
           const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
-          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-          std::shared_ptr<PCHContainerOperations> PCHOps,
+          const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
+          const std::shared_ptr<PCHContainerOperations> &PCHOps,
           PreambleSource &Source);
 
   /// Sets \p Invocation up to start from \p P: the PCH comes from an
@@ -147,8 +147,9 @@ private:
   std::shared_ptr<const Preamble>
   build(const CompilerInvocation &Invocation, llvm::StringRef MainFile,
         const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
-        const Digest &Key, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-        std::shared_ptr<PCHContainerOperations> PCHOps);
+        const Digest &Key,
+        const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
+        const std::shared_ptr<PCHContainerOperations> &PCHOps);
   std::shared_ptr<const Preamble> load(const Digest &Key);
   void store(const Digest &Key, const Preamble &P);
 

@@ -69,13 +69,13 @@ llvm::Expected<ProjectConfig> parseProjectConfig(llvm::StringRef Text,
   if (!Root.IsMap())
     return errorAt(Path, Root.Mark(), "expected a mapping of settings");
   for (const auto &Entry : Root) {
-    const std::string Key = Entry.first.as<std::string>("");
+    const auto Key = Entry.first.as<std::string>("");
     const YAML::Node &Value = Entry.second;
     if (Key == "launch") {
       if (!Value.IsMap())
         return errorAt(Path, Value.Mark(), "'launch' must be a mapping");
       for (const auto &Launch : Value) {
-        const std::string LaunchKey = Launch.first.as<std::string>("");
+        const auto LaunchKey = Launch.first.as<std::string>("");
         if (LaunchKey != "block-dim-x-multiple-of-32")
           return errorAt(Path, Launch.first.Mark(),
                          "unknown key 'launch." + LaunchKey +

@@ -43,7 +43,8 @@ void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                const ReportContext &Context) {
   llvm::json::Array Items;
   for (const Finding &F : Findings) {
-    llvm::json::Array Notes, Fixes;
+    llvm::json::Array Notes;
+    llvm::json::Array Fixes;
     for (const FindingNote &N : F.Notes) {
       llvm::json::Object Note = pointJson(N.Where, Context);
       Note["message"] = N.Message;

@@ -44,7 +44,8 @@ void writeMessage(PayloadWriter &Out, const tooling::DiagnosticMessage &M) {
 }
 
 bool readMessage(PayloadReader &In, tooling::DiagnosticMessage &M) {
-  uint32_t Files = 0, Ranges = 0;
+  uint32_t Files = 0;
+  uint32_t Ranges = 0;
   if (!In.str(M.Message) || !In.str(M.FilePath) || !In.u32(M.FileOffset) ||
       !In.count(Files, 8))
     return false;
@@ -55,8 +56,10 @@ bool readMessage(PayloadReader &In, tooling::DiagnosticMessage &M) {
       return false;
     tooling::Replacements Replacements;
     for (uint32_t J = 0; J < Count; ++J) {
-      std::string Path, Text;
-      uint32_t Offset = 0, Length = 0;
+      std::string Path;
+      std::string Text;
+      uint32_t Offset = 0;
+      uint32_t Length = 0;
       if (!In.str(Path) || !In.u32(Offset) || !In.u32(Length) || !In.str(Text))
         return false;
       // They were a valid set when stored; one that no longer adds up is a
@@ -104,7 +107,7 @@ std::string encodeResult(const StoredResult &Result) {
     Out.u32(E.Notes.size());
     for (const tooling::DiagnosticMessage &Note : E.Notes)
       writeMessage(Out, Note);
-    Out.u8(uint8_t(E.DiagLevel));
+    Out.u8(static_cast<uint8_t>(E.DiagLevel));
     Out.str(E.BuildDirectory);
     Out.u8(E.IsWarningAsError);
     Out.u32(E.EnabledDiagnosticAliases.size());
@@ -120,7 +123,10 @@ std::string encodeResult(const StoredResult &Result) {
 std::optional<StoredResult> decodeResult(llvm::StringRef Payload) {
   PayloadReader In(Payload);
   StoredResult Result;
-  uint32_t Version = 0, Deps = 0, Errors = 0, Records = 0;
+  uint32_t Version = 0;
+  uint32_t Deps = 0;
+  uint32_t Errors = 0;
+  uint32_t Records = 0;
   uint8_t Success = 0;
   if (!In.u32(Version) || Version != PayloadVersion || !In.u8(Success) ||
       !In.count(Deps, 4 + 32))
@@ -148,8 +154,10 @@ std::optional<StoredResult> decodeResult(llvm::StringRef Payload) {
     if (!In.str(Name))
       return std::nullopt;
     ClangTidyError E(Name, ClangTidyError::Warning, "", false);
-    uint32_t Notes = 0, Aliases = 0;
-    uint8_t Level = 0, AsError = 0;
+    uint32_t Notes = 0;
+    uint32_t Aliases = 0;
+    uint8_t Level = 0;
+    uint8_t AsError = 0;
     if (!readMessage(In, E.Message) || !In.count(Notes, 16))
       return std::nullopt;
     for (uint32_t J = 0; J < Notes; ++J) {
@@ -196,7 +204,8 @@ Digest ResultCache::key(const CompilerInvocation &Invocation,
   Key.add(ResultKeyVersion).add(toolVersionKey()).add(MainFile).add(WorkingDir);
   for (const std::string &Arg : Invocation.getCC1CommandLine())
     Key.add(Arg);
-  Key.add(uint64_t(Invocation.getPreprocessorOpts().SetUpStaticAnalyzer));
+  Key.add(static_cast<uint64_t>(
+      Invocation.getPreprocessorOpts().SetUpStaticAnalyzer));
   // The project index folder is new in every run; where the records go does
   // not change what they say.
   ClangTidyOptions Keyed = Options;
@@ -204,13 +213,14 @@ Digest ResultCache::key(const CompilerInvocation &Invocation,
                             analysis::ProjectIndexDirOption)
                                .str());
   Key.add(configurationAsText(Keyed));
-  Key.add(uint64_t(Global.LineFilter.size()));
+  Key.add(static_cast<uint64_t>(Global.LineFilter.size()));
   for (const FileFilter &Filter : Global.LineFilter) {
-    Key.add(Filter.Name).add(uint64_t(Filter.LineRanges.size()));
+    Key.add(Filter.Name).add(static_cast<uint64_t>(Filter.LineRanges.size()));
     for (const FileFilter::LineRange &Range : Filter.LineRanges)
-      Key.add(uint64_t(Range.first)).add(uint64_t(Range.second));
+      Key.add(static_cast<uint64_t>(Range.first))
+          .add(static_cast<uint64_t>(Range.second));
   }
-  Key.add(uint64_t(ApplyAnyFix));
+  Key.add(static_cast<uint64_t>(ApplyAnyFix));
   return Key.final();
 }
 

@@ -118,7 +118,7 @@ llvm::StringSet<> recordNames(llvm::StringRef Dir) {
 class Factory : public tooling::FrontendActionFactory {
 public:
   Factory(ClangTidyContext &Context,
-          llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+          const llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> &BaseFS,
           bool ApplyAnyFix, const RunCaches &Caches, FileState &State)
       : ConsumerFactory(Context, BaseFS), Context(Context), BaseFS(BaseFS),
         ApplyAnyFix(ApplyAnyFix), Caches(Caches), State(State) {}
@@ -229,7 +229,7 @@ private:
         llvm::SmallString<256> Path(It->first.getName());
         CI.getFileManager().makeAbsolutePath(Path);
         llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
-        if (Known.count(Path))
+        if (Known.contains(Path))
           continue;
         // The preamble's own main file: its text is in the PCH.
         if (llvm::sys::path::filename(Path).starts_with(".cuda-tidy-preamble-"))
@@ -269,7 +269,7 @@ std::vector<std::string> newRecords(const FileState &State) {
   if (State.IndexDir.empty())
     return Records;
   for (const auto &Name : recordNames(State.IndexDir)) {
-    if (State.RecordsBefore.count(Name.getKey()))
+    if (State.RecordsBefore.contains(Name.getKey()))
       continue;
     llvm::SmallString<256> Path(State.IndexDir);
     llvm::sys::path::append(Path, Name.getKey());
@@ -332,12 +332,11 @@ llvm::StringRef sourceName(PreambleSource Source) {
 
 } // namespace
 
-FileRun
-runFileWithCaches(ClangTidyContext &Context,
-                  const tooling::CompilationDatabase &Compilations,
-                  llvm::StringRef File,
-                  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-                  bool ApplyAnyFix, const RunCaches &Caches) {
+FileRun runFileWithCaches(
+    ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
+    llvm::StringRef File,
+    const llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> &BaseFS,
+    bool ApplyAnyFix, const RunCaches &Caches) {
   auto Start = std::chrono::steady_clock::now();
   tooling::ClangTool Tool(Compilations, {File.str()},
                           std::make_shared<PCHContainerOperations>(), BaseFS);
@@ -405,7 +404,7 @@ runFileWithCaches(ClangTidyContext &Context,
 
   if (Caches.TimeChecks) {
     static std::mutex OutputMutex;
-    std::lock_guard<std::mutex> Lock(OutputMutex);
+    std::scoped_lock Lock(OutputMutex);
     llvm::errs() << llvm::format(
         "cuda-tidy: time: %s: total %.4f s, checks %.4f s, preamble %s\n",
         File.str().c_str(), secondsSince(Start), State.AnalysisSeconds,

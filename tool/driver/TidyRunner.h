@@ -81,12 +81,11 @@ private:
 };
 
 /// Runs the enabled checks on \p File in \p Context (a context of its own).
-FileRun
-runFileWithCaches(ClangTidyContext &Context,
-                  const tooling::CompilationDatabase &Compilations,
-                  llvm::StringRef File,
-                  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-                  bool ApplyAnyFix, const RunCaches &Caches);
+FileRun runFileWithCaches(
+    ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
+    llvm::StringRef File,
+    const llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> &BaseFS,
+    bool ApplyAnyFix, const RunCaches &Caches);
 
 } // namespace clang::tidy::cuda::driver
 

@@ -324,7 +324,9 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
   if (FirstSource.empty())
     return nullptr;
   llvm::SmallString<256> Absolute(FirstSource);
-  llvm::sys::fs::make_absolute(Absolute);
+  // make_absolute fails only without a working directory; the path then
+  // stays relative, which still names the file. So here and below.
+  (void)llvm::sys::fs::make_absolute(Absolute);
   return tooling::CompilationDatabase::autoDetectFromSource(Absolute, Error);
 }
 
@@ -355,7 +357,7 @@ int main(int Argc, const char **Argv) {
       Start = llvm::sys::path::parent_path(SourcePaths.front());
     if (Start.empty())
       Start = ".";
-    llvm::sys::fs::make_absolute(Start);
+    (void)llvm::sys::fs::make_absolute(Start);
     llvm::sys::path::remove_dots(Start, true);
     auto Found = findProjectConfig(Start);
     if (!Found) {
@@ -387,7 +389,7 @@ int main(int Argc, const char **Argv) {
     ChecksAndOptions Known = getAllChecksAndOptions(false, false);
     std::vector<std::string> Where(SourcePaths.begin(), SourcePaths.end());
     if (Where.empty())
-      Where.push_back("dummy.cu");
+      Where.emplace_back("dummy.cu");
     if (validateClangTidyFiles(Where, Known.Checks, Known.Options,
                                llvm::errs()))
       return ExitUsageError;
@@ -395,7 +397,7 @@ int main(int Argc, const char **Argv) {
 
   llvm::SmallString<256> FirstFile(SourcePaths.empty() ? "dummy.cu"
                                                        : SourcePaths.front());
-  llvm::sys::fs::make_absolute(FirstFile);
+  (void)llvm::sys::fs::make_absolute(FirstFile);
   ClangTidyOptions Effective = OptionsProvider->getOptions(FirstFile);
   std::vector<std::string> EnabledChecks = getCheckNames(Effective, false, false);
 
@@ -450,7 +452,8 @@ int main(int Argc, const char **Argv) {
     return ExitUsageError;
   }
   if (!Shard.empty()) {
-    unsigned K = 0, N = 0;
+    unsigned K = 0;
+    unsigned N = 0;
     auto [KText, NText] = llvm::StringRef(Shard).split('/');
     if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N) || N == 0 ||
         K == 0 || K > N) {
@@ -517,7 +520,7 @@ int main(int Argc, const char **Argv) {
   for (const std::string &Path : SourcePaths) {
     if (ProjectSettings) {
       llvm::SmallString<256> Absolute(Path);
-      llvm::sys::fs::make_absolute(Absolute);
+      (void)llvm::sys::fs::make_absolute(Absolute);
       llvm::sys::path::remove_dots(Absolute, true);
       if (ProjectSettings->isExcluded(Absolute))
         continue;
@@ -553,7 +556,8 @@ int main(int Argc, const char **Argv) {
   llvm::InitializeAllAsmParsers();
 
   llvm::SmallString<256> Root;
-  llvm::sys::fs::current_path(Root);
+  if (llvm::sys::fs::current_path(Root))
+    Root = ".";
 
   // Gates are read before the run, so a bad baseline or diff fails fast.
   std::optional<llvm::StringSet<>> BaselineFingerprints;
@@ -568,7 +572,8 @@ int main(int Argc, const char **Argv) {
   }
   std::optional<ChangedLines> Changed;
   if (!Diff.empty()) {
-    std::string DiffText, DiffRoot = Root.str().str();
+    std::string DiffText;
+    std::string DiffRoot = Root.str().str();
     if (Diff == "-") {
       auto Stdin = llvm::MemoryBuffer::getSTDIN();
       if (!Stdin) {
@@ -643,7 +648,8 @@ int main(int Argc, const char **Argv) {
   // analyze.
   std::vector<ClangTidyError> Errors;
   std::vector<Finding> Findings;
-  unsigned HiddenByBaseline = 0, HiddenByDiff = 0;
+  unsigned HiddenByBaseline = 0;
+  unsigned HiddenByDiff = 0;
   for (size_t I = 0; I < Run.Errors.size(); ++I) {
     const Finding &F = AllFindings[I];
     if (!F.IsCompilerError) {
