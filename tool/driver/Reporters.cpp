@@ -15,10 +15,11 @@ namespace clang::tidy::cuda::driver {
 /// set and '/' is percent-encoded (spaces, quotes, '%', non-ASCII, ...).
 static std::string uriFromPath(llvm::StringRef Path) {
   std::string Uri;
-  for (unsigned char C : Path) {
-    if (llvm::isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' ||
+  for (const char Byte : Path) {
+    const auto C = static_cast<unsigned char>(Byte);
+    if (llvm::isAlnum(Byte) || C == '-' || C == '.' || C == '_' || C == '~' ||
         C == '/') {
-      Uri.push_back(static_cast<char>(C));
+      Uri.push_back(Byte);
       continue;
     }
     Uri += '%';
