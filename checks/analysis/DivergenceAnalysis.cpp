@@ -27,10 +27,12 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace clang::tidy::cuda::analysis {
@@ -330,6 +332,79 @@ unsigned alignOfConstant(const llvm::APSInt &V) {
   return std::min<unsigned>(V.countr_zero(), 63);
 }
 
+/// The values of the variable slots at one program point.
+///
+/// A block changes a few slots of what its predecessors had, while a function
+/// may have hundreds of slots (every `for (int k = ...)` declares one), so a
+/// state is a row of fixed-size chunks shared copy-on-write between the
+/// states of the blocks: copying a state copies chunk pointers, writing a
+/// slot copies one chunk at most, and joining or comparing two states skips
+/// the chunks they share (a Uniformity joined with itself is unchanged).
+/// A flat vector per block made the solver quadratic in the function's size.
+class SlotState {
+public:
+  SlotState() = default;
+  /// \p Size slots, each Uniformity().
+  explicit SlotState(unsigned Size) : Size(Size) {
+    if (Size == 0)
+      return;
+    llvm::IntrusiveRefCntPtr<Chunk> Uniform(new Chunk());
+    Chunks.assign((Size + ChunkSize - 1) / ChunkSize, Uniform);
+  }
+
+  bool empty() const { return Size == 0; }
+  unsigned size() const { return Size; }
+
+  const Uniformity &operator[](unsigned Slot) const {
+    return Chunks[Slot / ChunkSize]->Values[Slot % ChunkSize];
+  }
+  /// The slot, for writing: its chunk is copied first when shared.
+  Uniformity &mutableAt(unsigned Slot) {
+    return own(Slot / ChunkSize).Values[Slot % ChunkSize];
+  }
+
+  /// Slot by slot, this->join(Other); both have the same size.
+  void join(const SlotState &Other) {
+    for (unsigned C = 0; C < Chunks.size(); ++C) {
+      if (Chunks[C] == Other.Chunks[C])
+        continue;
+      Chunk &Mine = own(C);
+      const Chunk &Theirs = *Other.Chunks[C];
+      for (unsigned I = 0; I < ChunkSize; ++I)
+        Mine.Values[I].join(Theirs.Values[I]);
+    }
+  }
+
+  /// Slot by slot, Uniformity::sameAs.
+  bool sameAs(const SlotState &Other) const {
+    if (Size != Other.Size)
+      return false;
+    for (unsigned C = 0; C < Chunks.size(); ++C) {
+      if (Chunks[C] == Other.Chunks[C])
+        continue;
+      for (unsigned I = 0; I < ChunkSize; ++I)
+        if (!Chunks[C]->Values[I].sameAs(Other.Chunks[C]->Values[I]))
+          return false;
+    }
+    return true;
+  }
+
+private:
+  static constexpr unsigned ChunkSize = 16;
+  struct Chunk : llvm::RefCountedBase<Chunk> {
+    std::array<Uniformity, ChunkSize> Values;
+  };
+
+  Chunk &own(unsigned C) {
+    if (Chunks[C]->UseCount() > 1)
+      Chunks[C] = llvm::IntrusiveRefCntPtr<Chunk>(new Chunk(*Chunks[C]));
+    return *Chunks[C];
+  }
+
+  llvm::SmallVector<llvm::IntrusiveRefCntPtr<Chunk>, 4> Chunks;
+  unsigned Size = 0;
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -337,7 +412,7 @@ unsigned alignOfConstant(const llvm::APSInt &V) {
 //===----------------------------------------------------------------------===//
 
 struct FunctionDivergence::Impl {
-  using State = std::vector<Uniformity>;
+  using State = SlotState;
 
   Impl(const FunctionDecl *FD, ASTContext &Ctx, const AnalysisOptions &Opts,
        AnalysisManager *Mgr)
@@ -403,6 +478,7 @@ struct FunctionDivergence::Impl {
   std::vector<Uniformity> Control;
 
   void run();
+  void releaseSolverState();
 
   const CFGBlock *blockById(unsigned Id) const { return Blocks[Id]; }
 
@@ -473,6 +549,7 @@ struct FunctionDivergence::Impl {
 void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
   BodyScanner Scanner;
   Scanner.TraverseStmt(const_cast<Stmt *>(Body));
+  VarIndex = decltype(VarIndex)(FD->getNumParams() + Scanner.Locals.size());
   for (const ParmVarDecl *Param : FD->parameters()) {
     VarIndex[Param] = Vars.size();
     Vars.push_back(Param);
@@ -513,8 +590,12 @@ void FunctionDivergence::Impl::mapBlocks() {
   unsigned N = Cfg->getNumBlockIDs();
   DefsInBlock.assign(N, {});
   Blocks.assign(N, nullptr);
-  for (const CFGBlock *B : *Cfg)
+  unsigned Elements = 0;
+  for (const CFGBlock *B : *Cfg) {
     Blocks[B->getBlockID()] = B;
+    Elements += B->size() + 1;
+  }
+  StmtBlock = decltype(StmtBlock)(Elements);
   for (const CFGBlock *B : *Cfg) {
     for (const CFGElement &Element : *B) {
       std::optional<CFGStmt> S = Element.getAs<CFGStmt>();
@@ -604,7 +685,7 @@ FunctionDivergence::Impl::State FunctionDivergence::Impl::initialState() {
     Uniformity Input = IsKernel || Index >= Uniformity::FirstCaptureSymbol
                            ? Uniformity()
                            : Uniformity::symbol(Index);
-    S[VarIndex[Param]] = Input;
+    S.mutableAt(VarIndex[Param]) = Input;
     ++Index;
   }
   return S;
@@ -636,6 +717,11 @@ void FunctionDivergence::Impl::run() {
   Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
   scanBody(Body);
   mapBlocks();
+  // Every analysis of a TU stays cached: size the maps for this function.
+  // (DenseMap's reserve() and first insertion allocate 64 buckets at least;
+  // constructing with a count allocates just enough.)
+  Values = decltype(Values)(StmtBlock.size());
+  Bindings = decltype(Bindings)(Calls.size());
   PostDom = std::make_unique<CFGPostDomTree>(Cfg.get());
 
   unsigned N = Cfg->getNumBlockIDs();
@@ -673,6 +759,20 @@ void FunctionDivergence::Impl::run() {
     ReturnValue = Out[Exit.getBlockID()][ReturnSlot];
   computeControl();
   Analyzed = true;
+  releaseSolverState();
+}
+
+/// Every analysis of a TU stays cached while the checks run, so what only
+/// the fixed point and computeControl() need goes: the queries read Values,
+/// Cond, Control, ControlDeps, Bindings and the CFG maps.
+void FunctionDivergence::Impl::releaseSolverState() {
+  Out = std::vector<State>();
+  Regions = std::vector<std::unique_ptr<Region>>();
+  JoinOf = std::vector<llvm::SmallVector<unsigned, 2>>();
+  DefsInBlock = std::vector<llvm::SmallVector<unsigned, 2>>();
+  EscapedValue = std::vector<Uniformity>();
+  VarIndex = llvm::DenseMap<const VarDecl *, unsigned>();
+  PostDom.reset();
 }
 
 FunctionDivergence::Impl::State
@@ -689,11 +789,10 @@ FunctionDivergence::Impl::entryState(const CFGBlock *B) {
       S = PredOut;
       continue;
     }
-    for (unsigned I = 0; I < S.size(); ++I)
-      S[I].join(PredOut[I]);
+    S.join(PredOut);
   }
   if (S.empty())
-    S.assign(Vars.size() + 1, Uniformity());
+    S = State(Vars.size() + 1);
   // Sync and temporal divergence: where paths that split at a non-uniform
   // branch meet again, what they assigned is only as uniform as the branch.
   for (unsigned Branch : JoinOf[B->getBlockID()]) {
@@ -714,7 +813,7 @@ FunctionDivergence::Impl::entryState(const CFGBlock *B) {
       if (Escaped.test(Slot))
         escapedJoin(Slot, Narrow);
       else
-        S[Slot].join(Narrow);
+        S.mutableAt(Slot).join(Narrow);
     }
   }
   return S;
@@ -746,12 +845,7 @@ void FunctionDivergence::Impl::visit(const CFGBlock *B,
     }
   }
 
-  bool Changed = !Visited.test(Id) || ValuesChanged;
-  if (!Changed) {
-    const State &Old = Out[Id];
-    for (unsigned I = 0; I < In.size() && !Changed; ++I)
-      Changed = !Old[I].sameAs(In[I]);
-  }
+  bool Changed = !Visited.test(Id) || ValuesChanged || !Out[Id].sameAs(In);
   Out[Id] = std::move(In);
   Live = nullptr;
   Current = nullptr;
@@ -787,7 +881,7 @@ void FunctionDivergence::Impl::transfer(const Stmt *S) {
   }
   if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
     if (const Expr *Value = Return->getRetValue())
-      (*Live)[ReturnSlot] = valueOf(Value);
+      Live->mutableAt(ReturnSlot) = valueOf(Value);
     return;
   }
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
@@ -820,7 +914,7 @@ void FunctionDivergence::Impl::declare(const VarDecl *Var) {
   if (Escaped.test(*Slot))
     escapedJoin(*Slot, V);
   else
-    (*Live)[*Slot] = V;
+    Live->mutableAt(*Slot) = V;
 }
 
 Uniformity FunctionDivergence::Impl::readSlot(unsigned Slot) const {
@@ -863,13 +957,13 @@ void FunctionDivergence::Impl::assign(const Expr *LHS, const Uniformity &V) {
       if (Escaped.test(*Slot))
         escapedJoin(*Slot, New);
       else
-        (*Live)[*Slot] = New;
+        Live->mutableAt(*Slot) = New;
       return;
     }
     if (Escaped.test(*Slot))
       escapedJoin(*Slot, V);
     else
-      (*Live)[*Slot] = V;
+      Live->mutableAt(*Slot) = V;
     return;
   }
   llvm::SmallVector<const Expr *, 2> Indices;
@@ -884,7 +978,7 @@ void FunctionDivergence::Impl::assign(const Expr *LHS, const Uniformity &V) {
       if (Escaped.test(*Slot))
         escapedJoin(*Slot, W);
       else
-        (*Live)[*Slot].join(W);
+        Live->mutableAt(*Slot).join(W);
     }
     return;
   }
@@ -1484,7 +1578,7 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
         if (Escaped.test(*Slot))
           escapedJoin(*Slot, V);
         else
-          (*Live)[*Slot].join(V);
+          Live->mutableAt(*Slot).join(V);
       }
     }
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
@@ -1494,7 +1588,7 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
           if (Escaped.test(*Slot))
             escapedJoin(*Slot, V);
           else
-            (*Live)[*Slot].join(V);
+            Live->mutableAt(*Slot).join(V);
         }
   };
 
@@ -1596,17 +1690,22 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
       Summary->ReturnValue.symbols() | Summary->IndirectStores.symbols();
   for (const BarrierSite &Site : Summary->Barriers)
     Needed |= Site.Control.symbols();
-  auto &Binding = Bindings[Call];
-  for (unsigned Symbol = 0; Symbol < 64; ++Symbol) {
-    if (!(Needed & (uint64_t(1) << Symbol)))
-      continue;
-    Uniformity Value = SymbolValue(Symbol);
-    auto Existing = llvm::find_if(
-        Binding, [&](const auto &Entry) { return Entry.first == Symbol; });
-    if (Existing == Binding.end())
-      Binding.push_back({Symbol, Value});
-    else
-      Existing->second.join(Value);
+  // (Evaluating an argument may add bindings of other calls, so the entry
+  // of this one is looked up only when the values are known.)
+  llvm::SmallVector<std::pair<unsigned, Uniformity>, 4> Bound;
+  for (unsigned Symbol = 0; Symbol < 64; ++Symbol)
+    if (Needed & (uint64_t(1) << Symbol))
+      Bound.push_back({Symbol, SymbolValue(Symbol)});
+  if (!Bound.empty()) {
+    auto &Binding = Bindings[Call];
+    for (const auto &[Symbol, Value] : Bound) {
+      auto Existing = llvm::find_if(
+          Binding, [&, S = Symbol](const auto &E) { return E.first == S; });
+      if (Existing == Binding.end())
+        Binding.push_back({Symbol, Value});
+      else
+        Existing->second.join(Value);
+    }
   }
 
   Uniformity U = Summary->ReturnValue.resolve(SymbolValue);
