@@ -169,7 +169,7 @@ public:
 
   bool VisitImplicitCastExpr(ImplicitCastExpr *Cast) {
     if (Cast->getCastKind() == CK_ArrayToPointerDecay &&
-        !InPlaceDecays.count(Cast))
+        !InPlaceDecays.contains(Cast))
       escape(rootVariable(Cast->getSubExpr(), nullptr));
     return true;
   }
@@ -485,7 +485,7 @@ struct FunctionDivergence::Impl {
   // --- setup ---------------------------------------------------------------
   void scanBody(const Stmt *Body);
   void mapBlocks();
-  void collectDefs(const Stmt *S, llvm::SmallVectorImpl<unsigned> &Defs);
+  void collectDefs(const Stmt *S, llvm::SmallVectorImpl<unsigned> &Defs) const;
   std::optional<unsigned> slotOf(const VarDecl *Var) const {
     auto It = VarIndex.find(Var);
     if (It == VarIndex.end())
@@ -511,7 +511,7 @@ struct FunctionDivergence::Impl {
   Uniformity evaluateCast(const CastExpr *Cast);
   Uniformity evaluateBinary(const BinaryOperator *Binary);
   Uniformity arithmetic(BinaryOperatorKind Op, const Expr *LHS, const Expr *RHS,
-                        Uniformity L, const Uniformity &R);
+                        Uniformity L, const Uniformity &R) const;
   Uniformity evaluateCall(const CallExpr *Call);
   Uniformity indexRead(const BuiltinIndexRead &Read, const Expr *Where) const;
   Uniformity addressOf(const Expr *LValue);
@@ -555,7 +555,7 @@ void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
     Vars.push_back(Param);
   }
   for (const VarDecl *Local : Scanner.Locals) {
-    if (Local->hasAttr<CUDASharedAttr>() || VarIndex.count(Local))
+    if (Local->hasAttr<CUDASharedAttr>() || VarIndex.contains(Local))
       continue;
     VarIndex[Local] = Vars.size();
     Vars.push_back(Local);
@@ -616,7 +616,7 @@ void FunctionDivergence::Impl::mapBlocks() {
 /// The slots a CFG element (one statement, its operands being elements of
 /// their own) may write.
 void FunctionDivergence::Impl::collectDefs(
-    const Stmt *S, llvm::SmallVectorImpl<unsigned> &Defs) {
+    const Stmt *S, llvm::SmallVectorImpl<unsigned> &Defs) const {
   auto AddRoot = [&](const Expr *LValue) {
     if (!LValue)
       return;
@@ -836,9 +836,10 @@ void FunctionDivergence::Impl::visit(const CFGBlock *B,
     if (const Expr *Condition = conditionOf(B))
       C = valueOf(Condition);
     C.clearLaneLinear().setKnownAlignLog2(0).setPointsToLocal(false);
-    Uniformity Joined = Cond[Id] ? Uniformity::join(*Cond[Id], C) : C;
-    if (!Cond[Id] || !Cond[Id]->sameAs(Joined)) {
-      Cond[Id] = Joined;
+    std::optional<Uniformity> &Known = Cond[Id];
+    Uniformity Joined = Known ? Uniformity::join(*Known, C) : C;
+    if (!Known || !Known->sameAs(Joined)) {
+      Known = Joined;
       if (!Joined.isTop())
         for (unsigned Join : region(B).Joins)
           Worklist.enqueueBlock(blockById(Join));
@@ -1123,7 +1124,7 @@ Uniformity FunctionDivergence::Impl::addressOf(const Expr *LValue) {
       // points to is each thread's own.
       return Uniformity().setPointsToLocal(true);
     }
-    if (CaptureSymbol.count(Var))
+    if (CaptureSymbol.contains(Var))
       return readVariable(Var, E).setPointsToLocal(true);
     if (Var->hasAttr<CUDASharedAttr>())
       return Uniformity::at(Level::block(), {OriginKind::SharedMemory, E});
@@ -1418,7 +1419,7 @@ static Uniformity laneBoundComparison(BinaryOperatorKind Op, const Expr *LHS,
 Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
                                                 const Expr *LHS,
                                                 const Expr *RHS, Uniformity L,
-                                                const Uniformity &R) {
+                                                const Uniformity &R) const {
   Uniformity Result = Uniformity::join(L, R);
   Result.clearLaneLinear().setPointsToLocal(L.mayPointToLocal() ||
                                             R.mayPointToLocal());
@@ -1476,7 +1477,7 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
     // (L + U) / 2^k with U a multiple of 2^a: the same for every thread of
     // an aligned tile of 2^min(k, a) threads, and no wider than U itself.
     unsigned TileLog2 = std::min({Log2, L.laneOffsetAlignLog2(),
-                                  unsigned(Level::MaxTileLog2)});
+                                  static_cast<unsigned>(Level::MaxTileLog2)});
     Level Shared = std::min(Level::tileLog2(TileLog2), L.laneOffsetLevel());
     Uniformity Quotient = Uniformity::at(Shared, L.origin());
     Quotient.addSymbols(L.symbols() | R.symbols());
@@ -1694,12 +1695,12 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
   // of this one is looked up only when the values are known.)
   llvm::SmallVector<std::pair<unsigned, Uniformity>, 4> Bound;
   for (unsigned Symbol = 0; Symbol < 64; ++Symbol)
-    if (Needed & (uint64_t(1) << Symbol))
+    if (Needed & (static_cast<uint64_t>(1) << Symbol))
       Bound.push_back({Symbol, SymbolValue(Symbol)});
   if (!Bound.empty()) {
     auto &Binding = Bindings[Call];
     for (const auto &[Symbol, Value] : Bound) {
-      auto Existing = llvm::find_if(
+      auto *Existing = llvm::find_if(
           Binding, [&, S = Symbol](const auto &E) { return E.first == S; });
       if (Existing == Binding.end())
         Binding.push_back({Symbol, Value});
@@ -1787,7 +1788,8 @@ FunctionDivergence::Impl::region(const CFGBlock *Branch) {
   }
   bool AnyCycle = llvm::is_contained(Cycles, true);
   for (unsigned J : Members) {
-    unsigned In = 0, CyclicElsewhere = 0;
+    unsigned In = 0;
+    unsigned CyclicElsewhere = 0;
     for (unsigned K = 0; K < Succs.size(); ++K) {
       if (Reach[K].test(J))
         ++In;
@@ -1845,7 +1847,9 @@ void FunctionDivergence::Impl::computeControl() {
       unsigned Id = B->getBlockID();
       Uniformity U;
       for (unsigned A : ControlDeps[Id]) {
-        U.join(*Cond[A]);
+        // A branch the solver never reached decides nothing.
+        if (const std::optional<Uniformity> &Branch = Cond[A])
+          U.join(*Branch);
         U.join(Control[A]);
       }
       U.clearLaneLinear().setKnownAlignLog2(0).setPointsToLocal(false);
@@ -2005,7 +2009,7 @@ std::optional<DivergenceReason> FunctionDivergence::Impl::findReason(
   llvm::SmallVector<unsigned, 4> Frontier;
   llvm::DenseSet<unsigned> Seen;
   for (unsigned A : ControlDeps[B->getBlockID()])
-    if (!Exclude || !Exclude->count(A))
+    if (!Exclude || !Exclude->contains(A))
       if (Seen.insert(A).second)
         Frontier.push_back(A);
   while (!Frontier.empty()) {
@@ -2029,7 +2033,7 @@ std::optional<DivergenceReason> FunctionDivergence::Impl::findReason(
     llvm::SmallVector<unsigned, 4> Next;
     for (unsigned A : Frontier)
       for (unsigned D : ControlDeps[A])
-        if (!Exclude || !Exclude->count(D))
+        if (!Exclude || !Exclude->contains(D))
           if (Seen.insert(D).second)
             Next.push_back(D);
     Frontier = std::move(Next);
