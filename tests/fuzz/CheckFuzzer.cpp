@@ -5,6 +5,10 @@
 // way the front-ends run them. Crashes, sanitizer reports and hangs are the
 // findings. See docs/reliability.md for how to run it.
 //
+// With CUDA_TIDY_FUZZ_PRINT set in the environment, every diagnostic (the
+// checks' and the compiler's) is printed to stderr, which shows that an input
+// really reaches the checks: a fuzzer whose inputs never parse proves nothing.
+//
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/ClangTidy.h"
@@ -21,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 using namespace clang;
@@ -41,11 +46,22 @@ private:
   ClangTidyASTConsumerFactory &Factory;
 };
 
+bool PrintDiagnostics = false;
+
+void printDiagnostics(const std::vector<ClangTidyError> &Errors) {
+  for (const ClangTidyError &Error : Errors)
+    llvm::errs() << Error.Message.FilePath << ":" << Error.Message.FileOffset
+                 << ": [" << Error.DiagnosticName << "] "
+                 << Error.Message.Message << "\n";
+  llvm::errs() << Errors.size() << " diagnostics\n";
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargetMCs();
+  PrintDiagnostics = std::getenv("CUDA_TIDY_FUZZ_PRINT") != nullptr;
   return 0;
 }
 
@@ -77,6 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::vector<std::string> Args = {
       "clang++", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
       "-nocudainc", "-nocudalib", "-fsyntax-only", "-ferror-limit=20",
+      // No caret snippets and no "N warnings generated" line per input.
+      "-fno-caret-diagnostics",
       "-Wno-unknown-cuda-version", "-I" CUDA_TIDY_FUZZ_STUB_DIR,
       "-resource-dir=" CUDA_TIDY_FUZZ_RESOURCE_DIR, "/fuzz/input.cu"};
   tooling::ToolInvocation Invocation(
@@ -84,6 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Invocation.setDiagnosticConsumer(&Consumer);
   Invocation.run();
   Consumer.finish();
-  (void)Consumer.take();
+  std::vector<ClangTidyError> Errors = Consumer.take();
+  if (PrintDiagnostics)
+    printDiagnostics(Errors);
   return 0;
 }

@@ -33,6 +33,18 @@ for name in ["CUDA_TIDY_FRONT_ENDS", "HOME", "TMPDIR"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]
 
+# A -DCUDA_TIDY_SANITIZE=ON build compiles the checks with ASan and UBSan. The
+# plugin is then a shared object that needs the sanitizer runtimes, which only
+# an instrumented executable carries: clang-tidy-22 is not one, and loading
+# the plugin into it fails on undefined __asan_* symbols. There, the
+# standalone front-end (instrumented, runtimes linked in) is the one tested,
+# and RUN lines of the plugin sit under `%if plugin`.
+sanitized = getattr(config, "cuda_tidy_sanitize", "OFF").upper() in ("ON", "1", "TRUE", "YES")
+if sanitized:
+    config.environment.setdefault("CUDA_TIDY_FRONT_ENDS", "standalone")
+else:
+    config.available_features.add("plugin")
+
 script = os.path.join(config.test_source_root, "check_cuda_tidy.py")
 config.substitutions.append(("%check_cuda_tidy", "python3 " + script))
 config.substitutions.append(("%cuda_tidy", config.cuda_tidy))
