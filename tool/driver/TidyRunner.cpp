@@ -71,7 +71,10 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     const SourceManager &SM = Ctx.getSourceManager();
     std::vector<Decl *> UserDecls;
-    for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    // noload_decls: the declarations this parse made, without reading the
+    // preamble's list back from the PCH. The preamble holds system headers
+    // only (PreambleCache.h), whose declarations are left out anyway.
+    for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
       SourceLocation Loc = D->getLocation();
       if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
         continue;
