@@ -222,8 +222,8 @@ class Bench:
         self.say("## Scaling: the checks' time, parse excluded (--time-checks; fastest of %d)"
                  % self.args.scaling_reps)
         self.say("")
-        self.say("An empty kernel costs %.3f s of checks (the matchers walk the CUDA headers' "
-                 "declarations too); 'net' is the time above that." % base)
+        self.say("An empty kernel costs %.3f s of checks (what a run costs with no code of its "
+                 "own to walk); 'net' is the time above that." % base)
         self.say("")
         self.say("| kernel | statements | whole run | checks | net | net ratio to the half size |")
         self.say("|---|---|---|---|---|---|")
