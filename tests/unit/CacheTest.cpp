@@ -12,6 +12,9 @@
 #include "tool/driver/PreambleCache.h"
 #include "tool/driver/ResultCache.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/BuildID.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
@@ -57,6 +60,22 @@ protected:
   std::string Dir;
   const Digest Key = digestOf("some key");
 };
+
+// The tool's identity in every key is the build ID of the running binary,
+// read here independently through LLVM's object-file reader.
+TEST(ToolVersionKeyTest, NamesTheRunningBinarysBuildId) {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, &Anchor);
+  auto Binary = llvm::object::ObjectFile::createObjectFile(Exe);
+  ASSERT_TRUE(static_cast<bool>(Binary)) << llvm::toString(Binary.takeError());
+  llvm::object::BuildIDRef Id =
+      llvm::object::getBuildID(Binary->getBinary());
+  ASSERT_FALSE(Id.empty()) << "the test binary was linked without a build ID";
+  std::string Expected = "; build-id " + llvm::toHex(Id, /*LowerCase=*/true);
+  EXPECT_TRUE(toolVersionKey().ends_with(Expected)) << toolVersionKey().str();
+  EXPECT_TRUE(toolVersionKey().starts_with("cuda-tidy "));
+  EXPECT_EQ(toolVersionKey().data(), toolVersionKey().data()); // computed once
+}
 
 TEST(KeyBuilderTest, PartsAreLengthPrefixed) {
   EXPECT_NE(KeyBuilder().add("ab").add("c").final(),

@@ -64,8 +64,10 @@ private:
 };
 
 /// The version every entry is keyed with: cuda-tidy's version, the clang
-/// library it runs on, and the digest of the running executable (a rebuilt
-/// cuda-tidy never replays an older build's results). Computed once.
+/// library it runs on, and the identity of the running executable (a rebuilt
+/// cuda-tidy never replays an older build's results): its GNU build ID,
+/// which the linker derives from the whole output file, or where it has
+/// none, the digest of the file. Computed once.
 llvm::StringRef toolVersionKey();
 
 /// Digests of the files one run reads, each file read and hashed once (and

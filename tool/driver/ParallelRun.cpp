@@ -4,14 +4,68 @@
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/VirtualFileSystem.h"
-#include <atomic>
-#include <mutex>
-#include <numeric>
-#include <set>
 #include "llvm/Support/thread.h"
+#include <mutex>
+#include <set>
 #include <tuple>
 
 namespace clang::tidy::cuda::driver {
+
+FileSchedule::FileSchedule(std::vector<std::vector<size_t>> Plan) {
+  for (std::vector<size_t> &Files : Plan)
+    if (!Files.empty())
+      Groups.push_back(Group{std::move(Files)});
+}
+
+FileSchedule::Step FileSchedule::tryNextLocked(size_t &File) {
+  // A file whose preamble is ready, earliest group first: a group's
+  // preamble leaves memory with its last file.
+  for (Group &G : Groups)
+    if (G.Ready && G.Handed < G.Files.size()) {
+      File = G.Files[G.Handed++];
+      return Step::Run;
+    }
+  // Else lead a group nobody has started.
+  for (Group &G : Groups)
+    if (G.Handed == 0) {
+      File = G.Files[G.Handed++];
+      return Step::Run;
+    }
+  for (const Group &G : Groups)
+    if (G.Handed < G.Files.size())
+      return Step::Wait;
+  return Step::Finished;
+}
+
+FileSchedule::Step FileSchedule::tryNext(size_t &File) {
+  std::scoped_lock Lock(Mutex);
+  return tryNextLocked(File);
+}
+
+std::optional<size_t> FileSchedule::next() {
+  std::unique_lock Lock(Mutex);
+  for (;;) {
+    size_t File = 0;
+    switch (tryNextLocked(File)) {
+    case Step::Run:
+      return File;
+    case Step::Finished:
+      return std::nullopt;
+    case Step::Wait:
+      Changed.wait(Lock);
+    }
+  }
+}
+
+void FileSchedule::done(size_t File) {
+  {
+    std::scoped_lock Lock(Mutex);
+    for (Group &G : Groups)
+      if (!G.Ready && G.Files.front() == File)
+        G.Ready = true;
+  }
+  Changed.notify_all();
+}
 
 static void addStats(ClangTidyStats &Sum, const ClangTidyStats &S) {
   Sum.ErrorsDisplayed += S.ErrorsDisplayed;
@@ -30,20 +84,23 @@ RunResult runFiles(const std::vector<std::string> &Files,
   // The order files are analyzed in; findings are still kept by input
   // position. The preamble cache groups files that share a preamble, so
   // each lives in memory only while its group runs.
-  std::vector<size_t> Order(Files.size());
-  std::iota(Order.begin(), Order.end(), static_cast<size_t>(0));
-  if (Caches && Caches->Preambles)
-    Order = Caches->Preambles->planRun(Files);
+  std::vector<std::vector<size_t>> Plan;
+  if (Caches && Caches->Preambles) {
+    Plan = Caches->Preambles->planRun(Files);
+  } else {
+    for (size_t I = 0; I < Files.size(); ++I)
+      Plan.push_back({I});
+  }
+  FileSchedule Schedule(std::move(Plan));
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
-  std::atomic<size_t> Next{0};
   std::mutex ProgressMutex;
   size_t Done = 0;
   size_t FindingsSoFar = 0;
 
   auto Worker = [&] {
-    for (size_t K = Next++; K < Files.size(); K = Next++) {
-      const size_t I = Order[K];
+    while (std::optional<size_t> Next = Schedule.next()) {
+      const size_t I = *Next;
       ClangTidyContext Context(MakeOptions(), false, false, false);
       llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
           new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
@@ -57,6 +114,7 @@ RunResult runFiles(const std::vector<std::string> &Files,
                                   FixNotes, false, "", /*Quiet=*/true);
         StatsPerFile[I] = Context.getStats();
       }
+      Schedule.done(I);
       if (Progress) {
         std::scoped_lock Lock(ProgressMutex);
         FindingsSoFar += PerFile[I].size();

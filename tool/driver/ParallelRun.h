@@ -14,13 +14,52 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include <condition_variable>
 #include <functional>
+#include <mutex>
+#include <optional>
+#include <vector>
 
 namespace clang::tidy::cuda::driver {
 
 struct RunResult {
   std::vector<ClangTidyError> Errors; ///< In input order, duplicates removed.
   ClangTidyStats Stats;               ///< Summed over the files.
+};
+
+/// Hands the files of a run to its workers, group by group (a group: the
+/// files that start from one preamble, PreambleCache::planRun). The first
+/// file of a group builds the preamble; the group's other files wait until
+/// it is done, and meanwhile an idle worker starts another group or a file
+/// of a group that is ready. (Parsing a waiting file without its preamble
+/// instead, as cuda-tidy once did, kept the worker busy but doubled that
+/// file's cost: 35% more CPU for -j 2 over the benchmark corpus.) A
+/// worker waits only when every file left waits for a preamble being built.
+class FileSchedule {
+public:
+  explicit FileSchedule(std::vector<std::vector<size_t>> Plan);
+
+  enum class Step { Run, Wait, Finished };
+  /// What a worker does next, without blocking; with Run, \p File is set.
+  Step tryNext(size_t &File);
+  /// The next file to run, waiting while none is ready; none when all
+  /// have been handed out.
+  std::optional<size_t> next();
+  /// Says file \p File is done: when it led its group, the group's other
+  /// files may run.
+  void done(size_t File);
+
+private:
+  Step tryNextLocked(size_t &File);
+
+  struct Group {
+    std::vector<size_t> Files;
+    size_t Handed = 0;  ///< Files handed out so far (the leader first).
+    bool Ready = false; ///< The leader is done.
+  };
+  std::vector<Group> Groups;
+  std::mutex Mutex;
+  std::condition_variable Changed;
 };
 
 /// Makes the options provider for one file's context (each context owns

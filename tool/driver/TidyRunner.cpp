@@ -10,7 +10,11 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Sema/MultiplexExternalSemaSource.h"
+#include "clang/Sema/Sema.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSet.h"
@@ -84,6 +88,60 @@ public:
     MultiplexConsumer::HandleTranslationUnit(Ctx);
     Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
   }
+};
+
+/// Reads a preamble's roots for CUDA's deferred diagnostics only when there
+/// is a deferred diagnostic to look for. At the end of the translation unit
+/// Sema::emitDeferredDiags reads back from the PCH every function the
+/// headers define that it might have to walk (a tenth of a warm run, each
+/// one deserialized), and then returns at once if no deferred diagnostic
+/// was recorded, which is the common case: it reads the list before it
+/// tests that. Testing first gives the same diagnostics without the read.
+/// (Deferred diagnostics recorded while the preamble was built are not in
+/// the PCH at all; PreambleCache.h says what that leaves out.)
+class DeferredDiagnosticRootsOnDemand : public MultiplexExternalSemaSource {
+public:
+  DeferredDiagnosticRootsOnDemand(Sema &S,
+                                  IntrusiveRefCntPtr<ExternalSemaSource> Inner)
+      : MultiplexExternalSemaSource(
+            std::move(Inner), llvm::makeIntrusiveRefCnt<ExternalSemaSource>()),
+        S(S) {}
+
+  void ReadDeclsToCheckForDeferredDiags(
+      llvm::SmallSetVector<Decl *, 4> &Decls) override {
+    // The condition emitDeferredDiags returns on, with the list unread.
+    if (S.DeviceDeferredDiags.empty() && !S.getLangOpts().OpenMP)
+      return;
+    MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(Decls);
+  }
+
+private:
+  Sema &S;
+};
+
+/// Puts DeferredDiagnosticRootsOnDemand in front of the PCH reader once the
+/// main file is parsed: Sema attaches the reader only after the AST
+/// consumer is initialized, and the end of the translation unit, where the
+/// list is read, comes after the end of the main file.
+class DeferredRootsAtEndOfMainFile : public PPCallbacks {
+public:
+  explicit DeferredRootsAtEndOfMainFile(CompilerInstance &Compiler)
+      : Compiler(Compiler) {}
+  void EndOfMainFile() override {
+    if (Installed || !Compiler.hasSema())
+      return;
+    Sema &S = Compiler.getSema();
+    if (!S.ExternalSource)
+      return;
+    S.ExternalSource =
+        llvm::makeIntrusiveRefCnt<DeferredDiagnosticRootsOnDemand>(
+            S, S.ExternalSource);
+    Installed = true;
+  }
+
+private:
+  CompilerInstance &Compiler;
+  bool Installed = false;
 };
 
 /// What one file's run learns between the compile command and the end.
@@ -209,6 +267,9 @@ private:
                                                    StringRef File) override {
       std::unique_ptr<ASTConsumer> Consumer =
           Owner.ConsumerFactory.createASTConsumer(Compiler, File);
+      if (Owner.State.UsedPreamble)
+        Compiler.getPreprocessor().addPPCallbacks(
+            std::make_unique<DeferredRootsAtEndOfMainFile>(Compiler));
       if (Consumer && !Owner.Context.getOptions().SystemHeaders.value_or(false))
         Consumer = std::make_unique<UserCodeScope>(std::move(Consumer));
       if (Owner.Caches.TimeChecks && Consumer)

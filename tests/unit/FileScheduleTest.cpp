@@ -1,0 +1,90 @@
+//===--- FileScheduleTest.cpp - how -j workers get their files ------------===//
+
+#include "tool/driver/ParallelRun.h"
+
+#include "gtest/gtest.h"
+#include <thread>
+
+namespace clang::tidy::cuda::driver {
+namespace {
+
+using Step = FileSchedule::Step;
+
+size_t expectRun(FileSchedule &S) {
+  size_t File = ~size_t(0);
+  EXPECT_EQ(S.tryNext(File), Step::Run);
+  return File;
+}
+
+void expectStep(FileSchedule &S, Step Expected) {
+  size_t File = ~size_t(0);
+  EXPECT_EQ(S.tryNext(File), Expected);
+}
+
+// Two workers, groups {0,1,2} {3,4} {5}: while 0 builds the first preamble
+// the second worker leads the next group, then takes the file of a group of
+// its own, and waits only when every file left waits for a preamble.
+TEST(FileSchedule, IdleWorkerLeadsAnotherGroupWhileAPreambleBuilds) {
+  FileSchedule S({{0, 1, 2}, {3, 4}, {5}});
+  EXPECT_EQ(expectRun(S), 0u);
+  EXPECT_EQ(expectRun(S), 3u);
+  EXPECT_EQ(expectRun(S), 5u);
+  expectStep(S, Step::Wait);
+  S.done(5);
+  expectStep(S, Step::Wait); // 5 led nobody
+  S.done(3);
+  EXPECT_EQ(expectRun(S), 4u);
+  expectStep(S, Step::Wait);
+  S.done(0);
+  EXPECT_EQ(expectRun(S), 1u);
+  EXPECT_EQ(expectRun(S), 2u);
+  expectStep(S, Step::Finished);
+}
+
+// Ready files come before new groups: a preamble leaves memory with its
+// group's last file, so groups are finished in order.
+TEST(FileSchedule, ReadyGroupFirst) {
+  FileSchedule S({{0, 1}, {2, 3}});
+  EXPECT_EQ(expectRun(S), 0u);
+  S.done(0);
+  EXPECT_EQ(expectRun(S), 1u);
+  EXPECT_EQ(expectRun(S), 2u);
+  S.done(1);
+  expectStep(S, Step::Wait);
+  S.done(2);
+  EXPECT_EQ(expectRun(S), 3u);
+  S.done(3);
+  expectStep(S, Step::Finished);
+}
+
+// One worker: exactly the plan's order, never a wait.
+TEST(FileSchedule, OneWorkerRunsThePlanInOrder) {
+  FileSchedule S({{4, 0}, {1}, {3, 2}});
+  std::vector<size_t> Order;
+  while (std::optional<size_t> F = S.next()) {
+    Order.push_back(*F);
+    S.done(*F);
+  }
+  EXPECT_EQ(Order, (std::vector<size_t>{4, 0, 1, 3, 2}));
+}
+
+// next() blocks while the leader runs and wakes when it is done.
+TEST(FileSchedule, NextWaitsForTheLeader) {
+  FileSchedule S({{0, 1}});
+  ASSERT_EQ(S.next(), std::optional<size_t>(0));
+  std::optional<size_t> Second;
+  std::thread Worker([&] { Second = S.next(); });
+  S.done(0);
+  Worker.join();
+  EXPECT_EQ(Second, std::optional<size_t>(1));
+  EXPECT_EQ(S.next(), std::nullopt);
+}
+
+TEST(FileSchedule, EmptyGroupsAreIgnored) {
+  FileSchedule S({{}, {7}, {}});
+  EXPECT_EQ(S.next(), std::optional<size_t>(7));
+  EXPECT_EQ(S.next(), std::nullopt);
+}
+
+} // namespace
+} // namespace clang::tidy::cuda::driver
