@@ -1,0 +1,729 @@
+#!/usr/bin/env python3
+"""Precision of cuda-tidy on pinned snapshots of public CUDA code.
+
+Extracts each corpus from its git mirror (no work tree needed) into a cache
+folder outside the repository, runs cuda-tidy over the corpus's files with the
+default configuration (or with the opt-in potential tier, --potential), keys
+every finding by (repo, path, line, check), and compares the findings with the
+committed triage file (bench/real-code/triage.tsv).  See docs/accuracy.md.
+
+Python 3 standard library only.  Without the mirrors it prints one line and
+exits 0 (CI has no corpora).
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# The check options that switch on the opt-in "potential" tier (--potential).
+POTENTIAL_OPTIONS = [
+    "cuda-divergent-barrier.ReportPotential",
+    "cuda-divergent-group-creation.ReportPotential",
+    "cuda-full-warp-mask.ReportPotential",
+    "cuda-grid-sync-launch.ReportPotential",
+    "cuda-group-by-value.ReportPotential",
+]
+
+# Findings that are advisories, not hazards: counted apart, never in precision.
+ADVISORY_CHECKS = {"cuda-prefer-tile-collectives"}
+ADVISORY_MESSAGES = [
+    ("cuda-full-warp-mask", "assumes the whole warp is converged"),
+]
+
+VERDICTS = ("TRUE", "FALSE", "POTENTIAL")
+
+# Extracted from the mirrors: source-like files below this size.
+SOURCE_EXTS = (".cu", ".cuh", ".h", ".hpp", ".hh", ".hxx", ".c", ".cc",
+               ".cpp", ".cxx", ".inl", ".inc", ".def", ".tcc", ".ipp")
+MAX_BLOB = 2 * 1024 * 1024
+PER_FILE_TIMEOUT = 900
+
+
+# --------------------------------------------------------------------------
+# The corpora: where they come from, which files, and how each file is parsed.
+# Flags are what a new user would pass after `--`; paths are relative to the
+# corpus root, which is also the working folder of every run.
+
+def _samples_files(paths):
+    return sorted(p for p in paths
+                  if p.startswith("Samples/") and p.endswith(".cu"))
+
+
+def _samples_flags(path, tree):
+    return ["-I", "Common", "-I", os.path.dirname(path)]
+
+
+LLMC_FILES = ["train_gpt2.cu", "test_gpt2.cu", "profile_gpt2.cu"]
+
+
+def _llmc_files(paths):
+    return sorted(p for p in paths
+                  if p in LLMC_FILES
+                  or (p.startswith("dev/cuda/") and p.endswith(".cu")
+                      and p.count("/") == 2))
+
+
+def _llmc_flags(path, tree):
+    # Makefile: -std=c++17, PRECISION=BF16 by default (-DENABLE_BF16); its
+    # -I dev is for Windows only (dev/unistd.h shadows the system one);
+    # dev/cuda/Makefile compiles in place.
+    return ["-std=c++17", "-DENABLE_BF16", "-I", ".", "-I", "llmc",
+            "-I", "dev/cuda"]
+
+
+def _ggml_files(paths, instances=False):
+    out = []
+    for p in paths:
+        if not p.startswith("src/ggml-cuda/") or not p.endswith(".cu"):
+            continue
+        rest = p[len("src/ggml-cuda/"):]
+        if "/" in rest:
+            if not (instances and rest.startswith("template-instances/")):
+                continue
+        out.append(p)
+    return sorted(out)
+
+
+# ggml's CMake (CMakeLists.txt, src/CMakeLists.txt, src/ggml-cuda/
+# CMakeLists.txt) with its defaults: GGML_CUDA=ON, GGML_CUDA_FA=ON,
+# GGML_CUDA_PEER_MAX_BATCH_SIZE=128, GGML_SCHED_MAX_COPIES=4, a shared
+# backend build; NCCL and graphs are left off (not installed / off by
+# default).
+GGML_DEFINES = [
+    "-DGGML_USE_CUDA", "-DGGML_BUILD", "-DGGML_SHARED",
+    "-DGGML_BACKEND_BUILD", "-DGGML_BACKEND_SHARED",
+    "-DGGML_SCHED_MAX_COPIES=4", "-DGGML_CUDA_PEER_MAX_BATCH_SIZE=128",
+    "-D_GNU_SOURCE", "-D_XOPEN_SOURCE=600",
+]
+
+
+def _ggml_flags(path, tree):
+    return (["-std=c++17"] + GGML_DEFINES
+            + ["-I", "include", "-I", "src", "-I", "src/ggml-cuda"])
+
+
+def _gpuverify_files(paths):
+    return sorted(p for p in paths
+                  if p.startswith("testsuite/CUDA/") and p.endswith(".cu"))
+
+
+# GPUVerify compiles with bugle's own cuda.h (not in the repository), which
+# pulls in cooperative groups and declares its specification builtins.  With
+# the toolkit's headers we include cooperative_groups.h and turn the
+# specification statements into no-ops; expression-only builtins
+# (__implies, __enabled, __read, ...) appear only inside those.
+GPUVERIFY_ANNOTATIONS = [
+    "__requires", "__ensures", "__invariant", "__global_invariant",
+    "__assert", "__assume", "__global_assert", "__requires_fresh_array",
+    "__axiom", "__function_wide_invariant", "__global_requires",
+    "__global_ensures", "__candidate_invariant",
+]
+
+
+def _gpuverify_flags(path, tree):
+    flags = ["-include", "cooperative_groups.h", "-I", os.path.dirname(path)]
+    for name in GPUVERIFY_ANNOTATIONS:
+        flags.append("-D%s(...)=((void)0)" % name)
+    return flags
+
+
+CORPORA = [
+    {
+        "name": "cuda-samples",
+        "repo": "NVIDIA/cuda-samples",
+        "mirror": "NVIDIA+cuda-samples",
+        "commit": "c94ff366aed18c797b8a85dfaac7817b0228b420",
+        "files": _samples_files,
+        "flags": _samples_flags,
+    },
+    {
+        "name": "llm.c",
+        "repo": "karpathy/llm.c",
+        "mirror": "karpathy+llm.c",
+        "commit": "f1e2ace651495b74ae22d45d1723443fd00ecd3a",
+        "files": _llmc_files,
+        "flags": _llmc_flags,
+    },
+    {
+        "name": "ggml",
+        "repo": "ggml-org/ggml",
+        "mirror": "ggml-org+ggml",
+        "commit": "d99724f2b141fed9e1a9f402213506c081433465",
+        "files": _ggml_files,
+        "flags": _ggml_flags,
+    },
+    {
+        "name": "gpuverify",
+        "repo": "mc-imperial/gpuverify",
+        "mirror": "mc-imperial+gpuverify",
+        "commit": "49219770aad01231edd0d8e0fa3ed036006cf32a",
+        "files": _gpuverify_files,
+        "flags": _gpuverify_flags,
+    },
+]
+
+# GPUVerify's xfail cases whose expected failure is barrier divergence (read
+# from each kernel: a barrier under a thread- or block-dependent branch).  The
+# other xfail cases expect races, null pointers, failed asserts or tool
+# errors, which no cuda-tidy check claims to find.
+GPUVERIFY_BARRIER_DIVERGENCE = {
+    "testsuite/CUDA/cooperative_groups/fail/block_divergence_grid_group/kernel.cu":
+        "synchronize(grid) under bid % 2 == 0",
+    "testsuite/CUDA/cooperative_groups/fail/divergence_grid_group/kernel.cu":
+        "synchronize(grid) under idx % 2 == 0",
+    "testsuite/CUDA/cooperative_groups/fail/divergence_thread_block/kernel.cu":
+        "synchronize(block) under idx % 2 == 0",
+}
+
+
+def say(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------
+# Extraction
+
+def git_dir(mirrors, corpus):
+    return os.path.join(mirrors, corpus["mirror"], "repo")
+
+
+def corpus_root(corpora, corpus):
+    return os.path.join(corpora, "%s-%s" % (corpus["name"],
+                                            corpus["commit"][:12]))
+
+
+def list_tree(gitdir, commit):
+    """[(path, size)] of the regular files of the commit."""
+    out = subprocess.run(
+        ["git", "--git-dir=" + gitdir, "ls-tree", "-r", "-l", "-z", commit],
+        check=True, stdout=subprocess.PIPE).stdout
+    files = []
+    for rec in out.split(b"\0"):
+        if not rec:
+            continue
+        meta, path = rec.split(b"\t", 1)
+        mode, kind, sha, size = meta.split()
+        if kind != b"blob" or mode not in (b"100644", b"100755"):
+            continue
+        if not size.isdigit():
+            continue  # the mirror lacks this blob (its largest files)
+        files.append((path.decode("utf-8", "surrogateescape"), sha.decode(),
+                      int(size)))
+    return files
+
+
+def extract(gitdir, commit, dest):
+    marker = os.path.join(dest, ".cuda-tidy-extracted")
+    if os.path.exists(marker):
+        return
+    tmp = dest + ".part"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    wanted = [(p, sha) for p, sha, size in list_tree(gitdir, commit)
+              if size <= MAX_BLOB and p.lower().endswith(SOURCE_EXTS)]
+    proc = subprocess.Popen(["git", "--git-dir=" + gitdir, "cat-file",
+                             "--batch"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE)
+    for path, sha in wanted:
+        proc.stdin.write(sha.encode() + b"\n")
+        proc.stdin.flush()
+        header = proc.stdout.readline().split()
+        size = int(header[2])
+        data = proc.stdout.read(size)
+        proc.stdout.read(1)
+        full = os.path.join(tmp, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(data)
+    proc.stdin.close()
+    proc.wait()
+    with open(os.path.join(tmp, ".cuda-tidy-extracted"), "w") as f:
+        f.write(commit + "\n")
+    shutil.rmtree(dest, ignore_errors=True)
+    os.rename(tmp, dest)
+
+
+def tree_paths(root):
+    out = []
+    for d, _, names in os.walk(root):
+        for n in names:
+            out.append(os.path.relpath(os.path.join(d, n), root))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Running cuda-tidy
+
+def private_binary(src, corpora):
+    """Copy the binary (it may be rebuilt while we run) to a private path."""
+    with open(src, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    bindir = os.path.join(corpora, ".bin")
+    os.makedirs(bindir, exist_ok=True)
+    dst = os.path.join(bindir, "cuda-tidy-" + digest)
+    if not os.path.exists(dst):
+        tmp = dst + ".tmp"
+        shutil.copy2(src, tmp)
+        os.rename(tmp, dst)
+    return dst, digest
+
+
+def sanity_check(tidy, cache_dir):
+    """The copied binary must still find its headers and report a finding."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "probe.cu")
+        with open(path, "w") as f:
+            f.write("__global__ void k(int *a) {\n"
+                    "  if (threadIdx.x < 3) __syncthreads();\n}\n")
+        r = subprocess.run([tidy, "--format=json", "--cache-dir=" + cache_dir,
+                            "probe.cu"], cwd=d, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        try:
+            found = json.loads(r.stdout)["findings"]
+        except ValueError:
+            found = []
+        if r.returncode != 0 or not any(
+                x["check"] == "cuda-divergent-barrier" for x in found):
+            raise SystemExit("real-code: %s does not work from its private "
+                             "copy (exit %d): %s" % (tidy, r.returncode,
+                                                     r.stderr.strip()[:500]))
+
+
+def potential_config():
+    opts = ", ".join("%s: true" % o for o in POTENTIAL_OPTIONS)
+    return "{CheckOptions: {%s}}" % opts
+
+
+def run_one(tidy, root, path, flags, cache_dir, potential):
+    cmd = [tidy, "--format=json", "--cache-dir=" + cache_dir, "--quiet",
+           "--header-filter=^" + re.escape(root) + "/"]
+    if potential:
+        cmd.append("--config=" + potential_config())
+    cmd += [path, "--"] + flags
+    t0 = time.time()
+    try:
+        r = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True,
+                           errors="replace", timeout=PER_FILE_TIMEOUT)
+        rc, out, err = r.returncode, r.stdout, r.stderr
+    except subprocess.TimeoutExpired:
+        rc, out, err = -1, "", "timed out after %ds" % PER_FILE_TIMEOUT
+    try:
+        findings = json.loads(out)["findings"] if out.strip() else []
+    except ValueError:
+        findings = []
+        err = "unreadable JSON output\n" + err
+    return {"path": path, "rc": rc, "findings": findings,
+            "stderr": err[-4000:], "seconds": round(time.time() - t0, 2)}
+
+
+# --------------------------------------------------------------------------
+# Comparison (pure functions; tests/real-code/test_realcode.py covers them)
+
+def is_advisory(f):
+    if f["check"] in ADVISORY_CHECKS:
+        return True
+    return any(f["check"] == c and s in f.get("message", "")
+               for c, s in ADVISORY_MESSAGES)
+
+
+def norm_path(fpath, root):
+    """A finding's file relative to the corpus root (None: outside it)."""
+    if os.path.isabs(fpath):
+        rel = os.path.relpath(fpath, root)
+        if rel.startswith(".."):
+            return None
+        return rel
+    return os.path.normpath(fpath)
+
+
+def collect(corpus_name, repo, root, results):
+    """Turn per-file results into keyed findings and failures.
+
+    Returns (hazards, advisories, failures): hazards maps
+    (repo, path, line, check) to {"message", "units"}; advisories likewise;
+    failures is [(path, first error line)].
+    """
+    hazards, advisories, failures = {}, {}, []
+    for res in results:
+        errors = [f for f in res["findings"] if f.get("compilerError")]
+        if res["rc"] not in (0, 1) or errors:
+            first = ""
+            if errors:
+                e = errors[0]
+                first = "%s:%s: %s" % (norm_path(e["file"], root) or e["file"],
+                                       e["line"], e["message"])
+            else:
+                lines = [l for l in res["stderr"].splitlines() if l.strip()]
+                first = lines[0] if lines else "exit %d" % res["rc"]
+            failures.append((res["path"], first))
+            # Its findings still count: clang-tidy reports them on the
+            # recovered AST, as a user sees them; the failure list says
+            # which files had errors.
+        for f in res["findings"]:
+            if not f["check"].startswith("cuda-"):
+                continue
+            rel = norm_path(f["file"], root)
+            if rel is None:
+                continue
+            key = (repo, rel, int(f["line"]), f["check"])
+            table = advisories if is_advisory(f) else hazards
+            entry = table.setdefault(key, {"message": f["message"],
+                                           "units": []})
+            if res["path"] not in entry["units"]:
+                entry["units"].append(res["path"])
+    return hazards, advisories, failures
+
+
+def read_triage(path):
+    """{(repo, path, line, check): (commit, verdict, reason)}."""
+    triage = {}
+    if not os.path.exists(path):
+        return triage
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if cols[0] == "repo":
+                continue
+            if len(cols) < 6:
+                raise SystemExit("%s:%d: expected 6 tab-separated columns"
+                                 % (path, n))
+            repo, commit, loc, check, verdict, reason = cols[:6]
+            fpath, _, fline = loc.rpartition(":")
+            if verdict not in VERDICTS:
+                raise SystemExit("%s:%d: verdict %r is not one of %s"
+                                 % (path, n, verdict, "/".join(VERDICTS)))
+            key = (repo, fpath, int(fline), check)
+            if key in triage:
+                raise SystemExit("%s:%d: %s:%s %s triaged twice"
+                                 % (path, n, fpath, fline, check))
+            triage[key] = (commit, verdict, reason)
+    return triage
+
+
+def compare(repo, commit, hazards, triage):
+    """Per-check rows and the untriaged / lost findings of one corpus."""
+    rows = collections.OrderedDict()
+
+    def row(check):
+        return rows.setdefault(check, {"findings": 0, "TRUE": 0, "FALSE": 0,
+                                       "POTENTIAL": 0, "untriaged": 0,
+                                       "lost": 0})
+    untriaged, lost = [], []
+    for key in sorted(hazards):
+        r = row(key[3])
+        r["findings"] += 1
+        t = triage.get(key)
+        if t is None or t[0] != commit:
+            r["untriaged"] += 1
+            untriaged.append(key)
+        else:
+            r[t[1]] += 1
+    for key, (tcommit, verdict, reason) in sorted(triage.items()):
+        if key[0] != repo or tcommit != commit or verdict != "TRUE":
+            continue
+        if key not in hazards:
+            row(key[3])["lost"] += 1
+            lost.append((key, reason))
+    for r in rows.values():
+        r["precision"] = ratio(r["TRUE"], r["TRUE"] + r["FALSE"])
+        r["recall"] = ratio(r["TRUE"], r["TRUE"] + r["lost"])
+    return rows, untriaged, lost
+
+
+def total(rows):
+    t = {"findings": 0, "TRUE": 0, "FALSE": 0, "POTENTIAL": 0,
+         "untriaged": 0, "lost": 0}
+    for r in rows:
+        for k in t:
+            t[k] += r[k]
+    t["precision"] = ratio(t["TRUE"], t["TRUE"] + t["FALSE"])
+    t["recall"] = ratio(t["TRUE"], t["TRUE"] + t["lost"])
+    return t
+
+
+def ratio(a, b):
+    return None if b == 0 else a / b
+
+
+def pct(x):
+    return "n/a" if x is None else "%.0f %%" % (100 * x)
+
+
+def gpuverify_label(text):
+    first = text.split("\n", 1)[0].strip().lower()
+    if first.startswith("//pass"):
+        return "pass"
+    if first.startswith("//xfail"):
+        return "xfail" + first[len("//xfail"):]
+    return "unlabelled"
+
+
+def gpuverify_summary(root, files, results, hazards, repo):
+    """Expected-vs-found for the GPUVerify labels."""
+    by_file = {r["path"]: r for r in results}
+    failed = {p for p, _ in collect("", repo, root, results)[2]}
+    found_in = collections.defaultdict(list)
+    for key in hazards:
+        found_in[key[1]].append(key)
+    s = {"pass": 0, "pass_clean": 0, "pass_flagged": [], "bd": 0,
+         "bd_found": 0, "bd_missed": [], "xfail_other": 0,
+         "xfail_other_flagged": 0, "not_analyzed": []}
+    for p in files:
+        with open(os.path.join(root, p), encoding="utf-8",
+                  errors="replace") as f:
+            label = gpuverify_label(f.read(4096))
+        if p not in by_file:
+            continue
+        if p in failed:
+            s["not_analyzed"].append((p, label))
+            continue
+        keys = found_in.get(p, [])
+        if p in GPUVERIFY_BARRIER_DIVERGENCE:
+            s["bd"] += 1
+            if any(k[3] == "cuda-divergent-barrier" for k in keys):
+                s["bd_found"] += 1
+            else:
+                s["bd_missed"].append(p)
+        elif label == "pass":
+            s["pass"] += 1
+            if keys:
+                s["pass_flagged"].append((p, sorted(keys)))
+            else:
+                s["pass_clean"] += 1
+        else:
+            s["xfail_other"] += 1
+            if keys:
+                s["xfail_other_flagged"] += 1
+    return s
+
+
+# --------------------------------------------------------------------------
+# Reporting
+
+COLS = ["findings", "TRUE", "FALSE", "POTENTIAL", "untriaged", "precision",
+        "lost", "recall"]
+
+
+def fmt_row(name, r):
+    vals = []
+    for c in COLS:
+        v = r[c]
+        vals.append(pct(v) if c in ("precision", "recall") else str(v))
+    return [name] + vals
+
+
+def print_table(title, header, rows, markdown):
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("| " + " | ".join("---" for _ in header) + " |")
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(str(x)) for x in col)
+                  for col in zip(header, *rows)] if rows else []
+        print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+        for r in rows:
+            print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)))
+    print()
+
+
+def report(measured, triage, markdown, out=sys.stdout):
+    h = "###" if markdown else "=="
+    all_rows = []
+    summary = []
+    for m in measured:
+        c = m["corpus"]
+        rows, untriaged, lost = compare(c["repo"], c["commit"], m["hazards"],
+                                        triage)
+        m["rows"], m["untriaged"], m["lost"] = rows, untriaged, lost
+        all_rows.extend(rows.values())
+        t = total(rows.values())
+        summary.append([c["name"], str(m["files"]), str(len(m["failures"])),
+                        str(len(m["advisories"]))] + fmt_row("", t)[1:])
+    print("%s Summary (hazard findings; advisories apart)\n" % h)
+    header = ["corpus", "files", "not analyzed", "advisories"] + COLS
+    if len(measured) > 1:
+        t = total(all_rows)
+        summary.append(["all", str(sum(m["files"] for m in measured)),
+                        str(sum(len(m["failures"]) for m in measured)),
+                        str(sum(len(m["advisories"]) for m in measured))]
+                       + fmt_row("", t)[1:])
+    print_table("", header, summary, markdown)
+
+    by_check = collections.OrderedDict()
+    for m in measured:
+        for check, r in m["rows"].items():
+            agg = by_check.setdefault(check, [])
+            agg.append(r)
+    print("%s Per check, all corpora\n" % h)
+    print_table("", ["check"] + COLS,
+                [fmt_row(k, total(v)) for k, v in sorted(by_check.items())],
+                markdown)
+
+    for m in measured:
+        c = m["corpus"]
+        print("%s %s (%s @ %s): per check\n" % (h, c["name"], c["repo"],
+                                                c["commit"][:12]))
+        rows = [fmt_row(k, r) for k, r in sorted(m["rows"].items())]
+        rows.append(fmt_row("all", total(m["rows"].values())))
+        print_table("", ["check"] + COLS, rows, markdown)
+        if m.get("gpuverify"):
+            g = m["gpuverify"]
+            print("GPUVerify labels: //pass kernels with 0 findings: %d of %d"
+                  "; barrier-divergence //xfail found: %d of %d; other //xfail"
+                  " (races, asserts, ...) with a finding: %d of %d; not "
+                  "analyzed: %d\n" % (g["pass_clean"], g["pass"],
+                                      g["bd_found"], g["bd"],
+                                      g["xfail_other_flagged"],
+                                      g["xfail_other"],
+                                      len(g["not_analyzed"])))
+            for p, keys in g["pass_flagged"]:
+                print("- //pass with findings: %s: %s" % (
+                    p, ", ".join("%d %s" % (k[2], k[3]) for k in keys)))
+            for p in g["bd_missed"]:
+                print("- barrier-divergence //xfail missed: %s" % p)
+            if g["pass_flagged"] or g["bd_missed"]:
+                print()
+        if m["lost"]:
+            print("Lost TRUE findings (triaged TRUE, not reported now):")
+            for key, reason in m["lost"]:
+                print("- %s:%d %s (%s)" % (key[1], key[2], key[3], reason))
+            print()
+
+    print("%s Findings without a verdict\n" % h)
+    any_u = False
+    for m in measured:
+        for key in m["untriaged"]:
+            any_u = True
+            e = m["hazards"][key]
+            print("- %s\t%s\t%s:%d\t%s\t%s" % (
+                key[0], m["corpus"]["commit"], key[1], key[2], key[3],
+                e["message"][:160]))
+    if not any_u:
+        print("(none)")
+    print()
+    print("%s Files that did not analyze\n" % h)
+    any_f = False
+    for m in measured:
+        for p, first in m["failures"]:
+            any_f = True
+            print("- %s %s: %s" % (m["corpus"]["name"], p, first[:200]))
+    if not any_f:
+        print("(none)")
+    print()
+
+
+# --------------------------------------------------------------------------
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mirrors", default="/work/.mirror",
+                    help="folder of the git mirrors (owner+name/repo)")
+    ap.add_argument("--corpora", default="/work/corpora",
+                    help="cache folder for the extracted corpora and results")
+    ap.add_argument("--cuda-tidy", default=os.path.join(ROOT, "build", "bin",
+                                                        "cuda-tidy"))
+    ap.add_argument("--triage", default=os.path.join(HERE, "triage.tsv"))
+    ap.add_argument("--potential", action="store_true",
+                    help="also turn on the opt-in potential tier")
+    ap.add_argument("--corpus", action="append", default=[],
+                    help="only this corpus (repeatable): " +
+                    ", ".join(c["name"] for c in CORPORA))
+    ap.add_argument("--files", type=int, default=0,
+                    help="only the first N files of each corpus")
+    ap.add_argument("--ggml-instances", action="store_true",
+                    help="also analyze ggml's template-instances/*.cu")
+    ap.add_argument("-j", type=int, default=2, help="files at once")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--results", help="also write the raw per-file results "
+                    "(JSON) to this file")
+    args = ap.parse_args(argv)
+
+    names = [c["name"] for c in CORPORA]
+    for n in args.corpus:
+        if n not in names:
+            ap.error("unknown corpus %r (one of %s)" % (n, ", ".join(names)))
+    chosen = [c for c in CORPORA if not args.corpus or c["name"] in args.corpus]
+    present = [c for c in chosen
+               if os.path.isdir(git_dir(args.mirrors, c))]
+    if not present:
+        print("real-code: no corpus mirrors under %s; nothing measured"
+              % args.mirrors)
+        return 0
+    for c in chosen:
+        if c not in present:
+            say("real-code: no mirror of %s under %s; skipped"
+                % (c["repo"], args.mirrors))
+
+    os.makedirs(args.corpora, exist_ok=True)
+    cache_dir = os.path.join(args.corpora, ".cuda-tidy-cache")
+    tidy, digest = private_binary(args.cuda_tidy, args.corpora)
+    sanity_check(tidy, cache_dir)
+    version = subprocess.run([tidy, "--version"], stdout=subprocess.PIPE,
+                             universal_newlines=True).stdout.strip()
+    say("real-code: %s (sha256 %s), %s tier" % (
+        version, digest, "potential" if args.potential else "default"))
+
+    triage = read_triage(args.triage)
+    measured, raw = [], {}
+    for c in present:
+        root = corpus_root(args.corpora, c)
+        say("real-code: extracting %s @ %s" % (c["repo"], c["commit"][:12]))
+        extract(git_dir(args.mirrors, c), c["commit"], root)
+        paths = tree_paths(root)
+        if c["name"] == "ggml":
+            files = c["files"](paths, args.ggml_instances)
+        else:
+            files = c["files"](paths)
+        if args.files:
+            files = files[:args.files]
+        say("real-code: %s: %d files" % (c["name"], len(files)))
+        t0 = time.time()
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.j)) as pool:
+            futs = [pool.submit(run_one, tidy, root, p, c["flags"](p, paths),
+                                cache_dir, args.potential) for p in files]
+            results = []
+            for i, fut in enumerate(futs):
+                results.append(fut.result())
+                if (i + 1) % 20 == 0:
+                    say("real-code: %s: %d/%d files, %.0f s" % (
+                        c["name"], i + 1, len(files), time.time() - t0))
+        hazards, advisories, failures = collect(c["name"], c["repo"], root,
+                                                results)
+        m = {"corpus": c, "files": len(files), "hazards": hazards,
+             "advisories": advisories, "failures": failures,
+             "seconds": time.time() - t0}
+        if c["name"] == "gpuverify":
+            m["gpuverify"] = gpuverify_summary(root, files, results, hazards,
+                                               c["repo"])
+        measured.append(m)
+        raw[c["name"]] = results
+        say("real-code: %s: %.0f s" % (c["name"], m["seconds"]))
+    if args.results:
+        with open(args.results, "w") as f:
+            json.dump(raw, f, indent=1)
+    print("cuda-tidy real-code precision, %s, %s tier, %s\n" % (
+        time.strftime("%Y-%m-%d"), "potential" if args.potential else
+        "default", version))
+    report(measured, triage, args.markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
