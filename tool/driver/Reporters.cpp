@@ -97,7 +97,7 @@ static llvm::json::Object sarifLocation(const SourcePoint &P,
                                {"uriBaseId", "%SRCROOT%"}}},
            {"region", sarifRegion(P)}}}};
   if (!Message.empty())
-    Location["message"] = llvm::json::Object{{"text", Message}};
+    Location["message"] = llvm::json::Object{{"text", Message.str()}};
   return Location;
 }
 
@@ -121,14 +121,17 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                 const ReportContext &Context) {
   llvm::json::Array Rules;
   std::map<std::string, unsigned> RuleIndex;
+  // Every string goes into the JSON tree as a std::string: a json::Value
+  // made from a StringRef does not copy it, and the compiler-error rule's
+  // summary is a temporary (issue 15: its descriptions were freed memory).
   auto AddRule = [&](llvm::StringRef Id, llvm::StringRef Summary,
                      std::string HelpUri, std::string HelpText) {
     RuleIndex[Id.str()] = Rules.size();
     llvm::json::Object Rule{
-        {"id", Id},
+        {"id", Id.str()},
         {"name", ruleDisplayName(Id)},
-        {"shortDescription", llvm::json::Object{{"text", Summary}}},
-        {"fullDescription", llvm::json::Object{{"text", Summary}}},
+        {"shortDescription", llvm::json::Object{{"text", Summary.str()}}},
+        {"fullDescription", llvm::json::Object{{"text", Summary.str()}}},
         {"help", llvm::json::Object{{"text", std::move(HelpText)}}},
         {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}};
     if (!HelpUri.empty())
