@@ -132,6 +132,24 @@ TEST(NvccTranslation, LauncherIsSkipped) {
             (Args{"clang++", "-c", "a.cu", "--cuda-gpu-arch=sm_90"}));
 }
 
+// clang's interpolated command for a file the database lacks ends in
+// `-- <file>` (issue 15): the flags the translation appends go before it, or
+// clang reads them as file names.
+TEST(NvccTranslation, InputsAfterDoubleDashStayLast) {
+  TranslatedCommand T =
+      translate({"/usr/local/cuda/bin/nvcc", "-Iinc", "-rdc=true", "-c", "--",
+                 "src/new.cu"});
+  EXPECT_TRUE(T.Errors.empty());
+  EXPECT_EQ(T.Arguments,
+            (Args{"clang++", "-Iinc", "-c", "--cuda-gpu-arch=sm_90",
+                  "-fgpu-rdc", "--", "src/new.cu"}));
+  EXPECT_EQ(T.InputFiles, (Args{"src/new.cu"}));
+  EXPECT_TRUE(T.IsCuda);
+  // Restricted to one arch, the arch still lands before the `--`.
+  EXPECT_EQ(restrictToGpuArch({"clang++", "-c", "--", "a.cu"}, "sm_75"),
+            (Args{"clang++", "-c", "--cuda-gpu-arch=sm_75", "--", "a.cu"}));
+}
+
 TEST(NvccTranslation, OutputLongSpellings) {
   TranslatedCommand T =
       translate({"nvcc", "--compile", "a.cu", "--output-file", "a.o"});

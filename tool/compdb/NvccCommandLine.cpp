@@ -485,6 +485,7 @@ public:
   void translate(const std::vector<std::string> &Args);
 
 private:
+  void translateFlags(const std::vector<std::string> &Args);
   void process(const std::vector<std::string> &Tokens, size_t Begin);
   void apply(const OptionMatch &M, const std::string &Written);
   void addArch(const std::string &NvccArch, const std::string &Written);
@@ -499,6 +500,7 @@ private:
   TranslatedCommand &R;
 
   std::vector<std::string> Body; ///< Translated flags and inputs, in order.
+  std::vector<std::string> AfterDoubleDash; ///< Inputs after a `--`.
   std::string Language;          ///< clang's -x value; empty: by suffix.
   std::vector<std::string> Archs;
   bool Rdc = false;
@@ -507,6 +509,15 @@ private:
 };
 
 void Translator::translate(const std::vector<std::string> &Args) {
+  translateFlags(Args);
+  if (!AfterDoubleDash.empty()) {
+    R.Arguments.emplace_back("--");
+    R.Arguments.insert(R.Arguments.end(), AfterDoubleDash.begin(),
+                       AfterDoubleDash.end());
+  }
+}
+
+void Translator::translateFlags(const std::vector<std::string> &Args) {
   if (Args.empty()) {
     R.Errors.emplace_back("empty compile command");
     return;
@@ -591,6 +602,16 @@ void Translator::process(const std::vector<std::string> &Tokens, size_t Begin) {
     const std::string &Arg = Tokens[I];
     if (Arg.empty())
       continue;
+    if (Arg == "--") {
+      // Everything after `--` is an input file (clang's interpolated
+      // commands end in `-- <file>`). They stay last, after the flags the
+      // translation appends, or those would be read as file names.
+      for (size_t J = I + 1; J < Tokens.size(); ++J) {
+        AfterDoubleDash.push_back(Tokens[J]);
+        R.InputFiles.push_back(Tokens[J]);
+      }
+      return;
+    }
     if (Arg[0] != '-' || Arg == "-") {
       Body.push_back(Arg);
       R.InputFiles.push_back(Arg);
@@ -918,7 +939,7 @@ restrictToGpuArch(const std::vector<std::string> &Arguments,
     }
   }
   if (!Placed)
-    Out.push_back(Flag + Arch);
+    Out.insert(std::find(Out.begin(), Out.end(), "--"), Flag + Arch);
   return Out;
 }
 

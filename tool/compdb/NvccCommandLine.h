@@ -41,7 +41,8 @@ struct TranslatedCommand {
   /// The clang command: ClangDriver first, then the translated flags and the
   /// input files in their nvcc order, then --cuda-gpu-arch for every
   /// requested architecture (ascending) and -fgpu-rdc when nvcc compiled
-  /// relocatable device code.
+  /// relocatable device code; last, `--` and the inputs that followed a
+  /// `--` in the nvcc command (as clang's interpolated commands end).
   std::vector<std::string> Arguments;
   /// One line per dropped or semantically rewritten nvcc flag.
   std::vector<std::string> Notes;
@@ -77,7 +78,8 @@ TranslatedCommand translateNvccCommand(const std::vector<std::string> &Args,
 
 /// \p Arguments with every --cuda-gpu-arch=... replaced by the single
 /// --cuda-gpu-arch=\p Arch, at the place of the first one (appended when
-/// there was none). A clang-tidy run needs exactly one device compilation.
+/// there was none, before a `--`). A clang-tidy run needs exactly one device
+/// compilation.
 std::vector<std::string>
 restrictToGpuArch(const std::vector<std::string> &Arguments,
                   const std::string &Arch);

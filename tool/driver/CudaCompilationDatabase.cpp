@@ -12,17 +12,26 @@ namespace clang::tidy::cuda::driver {
 CudaCompilationDatabase::CudaCompilationDatabase(
     std::unique_ptr<tooling::CompilationDatabase> Project,
     CommandSettings Settings)
-    : Project(std::move(Project)), Settings(std::move(Settings)) {}
+    : Project(std::move(Project)), Settings(std::move(Settings)) {
+  // Read once, here: the fallback command is asked for from worker threads.
+  if (llvm::sys::fs::current_path(WorkingDir))
+    WorkingDir = ".";
+}
+
+std::string CudaCompilationDatabase::absoluteName(StringRef Path) const {
+  llvm::SmallString<256> Absolute(Path);
+  if (!llvm::sys::path::is_absolute(Absolute))
+    llvm::sys::path::make_absolute(WorkingDir, Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
+  return Absolute.str().str();
+}
 
 tooling::CompileCommand
 CudaCompilationDatabase::fallbackCommand(StringRef FilePath) const {
-  llvm::SmallString<256> Cwd;
-  if (llvm::sys::fs::current_path(Cwd))
-    Cwd = ".";
   std::vector<std::string> Args = {"clang++"};
   llvm::append_range(Args, Settings.FallbackFlags);
   Args.push_back(FilePath.str());
-  return tooling::CompileCommand(Cwd, FilePath, std::move(Args), "");
+  return tooling::CompileCommand(WorkingDir, FilePath, std::move(Args), "");
 }
 
 void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
@@ -45,10 +54,13 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
                                            Translated.HighestArch);
   }
   // --extra-arg-before goes right after the driver, --extra-arg before the
-  // file name, as clang-tidy places them.
+  // file name (before the `--` that precedes it in an interpolated command),
+  // as clang-tidy places them.
   Args.insert(Args.begin() + 1, Settings.ExtraArgsBefore.begin(),
               Settings.ExtraArgsBefore.end());
-  auto FileArg = llvm::find(Args, Command.Filename);
+  auto FileArg = llvm::find(Args, "--");
+  if (FileArg == Args.end())
+    FileArg = llvm::find(Args, Command.Filename);
   Args.insert(FileArg, Settings.ExtraArgs.begin(), Settings.ExtraArgs.end());
   addCudaDefaults(Args, Command.Filename, Settings.Toolkit, Pass,
                   Settings.GpuArch);
@@ -69,9 +81,41 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
   if (Commands.empty()) {
     if (Project) {
       std::scoped_lock Lock(Mutex);
-      Unknown.insert(FilePath.str());
+      Unknown.emplace(absoluteName(FilePath), "the default CUDA flags");
     }
     Commands.push_back(fallbackCommand(FilePath));
+  } else if (llvm::all_of(Commands, [](const tooling::CompileCommand &C) {
+               return !C.Heuristic.empty();
+             })) {
+    // clang's interpolation: the command of the nearest file it knows, with
+    // the file name swapped (Heuristic says "inferred from <file>").
+    llvm::StringRef From(Commands.front().Heuristic);
+    From.consume_front("inferred from ");
+    std::scoped_lock Lock(Mutex);
+    Unknown.emplace(absoluteName(FilePath),
+                    "the flags of '" + From.str() + "'");
+  }
+  // A file the database names relative to its command's directory is named
+  // absolutely: findings and fixes then name a path that works from the
+  // folder cuda-tidy runs in, not only from the build folder.
+  for (tooling::CompileCommand &Command : Commands) {
+    if (!llvm::sys::path::is_absolute(Command.Directory))
+      continue;
+    auto AgainstDirectory = [&](llvm::StringRef Path) {
+      llvm::SmallString<256> Absolute(Path);
+      llvm::sys::path::make_absolute(Command.Directory, Absolute);
+      llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
+      return Absolute.str().str();
+    };
+    const std::string File = AgainstDirectory(Command.Filename);
+    for (size_t I = 1; I < Command.CommandLine.size(); ++I) {
+      std::string &Arg = Command.CommandLine[I];
+      if (!Arg.empty() && Arg[0] != '-' &&
+          !llvm::sys::path::is_absolute(Arg) &&
+          Command.CommandLine[I - 1] != "-o" && AgainstDirectory(Arg) == File)
+        Arg = File;
+    }
+    Command.Filename = File;
   }
   if (Settings.Pass != CudaPass::Both) {
     for (tooling::CompileCommand &Command : Commands)
@@ -106,10 +150,19 @@ CudaCompilationDatabase::getAllCompileCommands() const {
   return Commands;
 }
 
-std::vector<std::string>
+std::vector<std::pair<std::string, std::string>>
 CudaCompilationDatabase::filesWithoutProjectCommand() const {
   std::scoped_lock Lock(Mutex);
   return {Unknown.begin(), Unknown.end()};
+}
+
+bool CudaCompilationDatabase::hasProjectCommand(StringRef File) const {
+  if (!Project)
+    return false;
+  return llvm::any_of(Project->getCompileCommands(File),
+                      [](const tooling::CompileCommand &C) {
+                        return C.Heuristic.empty();
+                      });
 }
 
 } // namespace clang::tidy::cuda::driver

@@ -14,7 +14,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include <memory>
 #include <mutex>
-#include <set>
+#include <map>
 
 namespace clang::tidy::cuda::driver {
 
@@ -39,17 +39,31 @@ public:
   std::vector<std::string> getAllFiles() const override;
   std::vector<tooling::CompileCommand> getAllCompileCommands() const override;
 
-  /// Files the project database did not know, which got the fallback.
-  std::vector<std::string> filesWithoutProjectCommand() const;
+  /// Files the project database did not know, which got the fallback or a
+  /// command inferred from another file's (clang's interpolation), each
+  /// with where its command came from ("the default CUDA flags", "the flags
+  /// of 'src/a.cu'").
+  std::vector<std::pair<std::string, std::string>>
+  filesWithoutProjectCommand() const;
+
+  /// True when the project database holds a command of its own for \p File
+  /// (not one inferred from another file's).
+  bool hasProjectCommand(StringRef File) const;
+
+  /// The project database, or null.
+  const tooling::CompilationDatabase *project() const { return Project.get(); }
 
 private:
   tooling::CompileCommand fallbackCommand(StringRef FilePath) const;
+  /// \p Path absolute against the working folder, without "." parts.
+  std::string absoluteName(StringRef Path) const;
   void adjust(tooling::CompileCommand &Command, CudaPass Pass) const;
 
   std::unique_ptr<tooling::CompilationDatabase> Project;
   CommandSettings Settings;
+  llvm::SmallString<256> WorkingDir; ///< The process's, at construction.
   mutable std::mutex Mutex;
-  mutable std::set<std::string> Unknown;
+  mutable std::map<std::string, std::string> Unknown;
 };
 
 } // namespace clang::tidy::cuda::driver

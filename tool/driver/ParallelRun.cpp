@@ -2,7 +2,12 @@
 
 #include "tool/driver/ParallelRun.h"
 
+#include "tool/driver/HeaderPairing.h"
+
 #include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/thread.h"
 #include <mutex>
@@ -67,6 +72,23 @@ void FileSchedule::done(size_t File) {
   Changed.notify_all();
 }
 
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+workerFileSystem(llvm::StringRef WorkingDir) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
+      llvm::vfs::createPhysicalFileSystem());
+  if (!WorkingDir.empty())
+    (void)FS->setCurrentWorkingDirectory(WorkingDir); // else the process's
+  return FS;
+}
+
+std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
+  llvm::SmallString<256> Absolute(Path);
+  if (!llvm::sys::path::is_absolute(Absolute) && !Base.empty())
+    llvm::sys::path::make_absolute(Base, Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
+  return Absolute.str().str();
+}
+
 static void addStats(ClangTidyStats &Sum, const ClangTidyStats &S) {
   Sum.ErrorsDisplayed += S.ErrorsDisplayed;
   Sum.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
@@ -75,12 +97,70 @@ static void addStats(ClangTidyStats &Sum, const ClangTidyStats &S) {
   Sum.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
 }
 
-RunResult runFiles(const std::vector<std::string> &Files,
+std::string errorFileIdentity(const ClangTidyError &Error) {
+  if (Error.Message.FilePath.empty())
+    return {};
+  return fileIdentity(Error.Message.FilePath, Error.BuildDirectory);
+}
+
+bool isCompilerError(const ClangTidyError &Error) {
+  return Error.DiagLevel == ClangTidyError::Error &&
+         llvm::StringRef(Error.DiagnosticName).starts_with("clang-diagnostic-");
+}
+
+namespace {
+
+/// A file's options, with the header it stands in for always reported: the
+/// user named that header, as if it were the main file.
+class FocusedOptionsProvider : public ClangTidyOptionsProvider {
+public:
+  FocusedOptionsProvider(std::unique_ptr<ClangTidyOptionsProvider> Inner,
+                         llvm::StringRef Header)
+      : Inner(std::move(Inner)) {
+    Focus.HeaderFilterRegex =
+        "(^|/)" + llvm::Regex::escape(llvm::sys::path::filename(Header)) + "$";
+    Focus.ExcludeHeaderFilterRegex = "";
+  }
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Inner->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef FileName) override {
+    std::vector<OptionsSource> Sources = Inner->getRawOptions(FileName);
+    Sources.emplace_back(Focus, "the header named on the command line");
+    return Sources;
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+  ClangTidyOptions Focus;
+};
+
+} // namespace
+
+RunResult runFiles(const std::vector<std::string> &GivenFiles,
                    const tooling::CompilationDatabase &Compilations,
-                   const OptionsProviderFactory &MakeOptions, unsigned Jobs,
-                   bool FixNotes,
-                   const std::function<void(size_t, size_t)> &Progress,
-                   const RunCaches *Caches) {
+                   const OptionsProviderFactory &MakeOptions,
+                   const RunSettings &Settings) {
+  const RunCaches *Caches = Settings.Caches;
+  // The process's working folder, read once here, before any worker runs.
+  // Each worker's file system has a working folder of its own, starting
+  // there: clang's ClangTool enters a compile command's "directory" by
+  // setting its file system's working folder, and on the process-wide real
+  // file system that is a chdir(), which moved the other workers' relative
+  // paths to another folder mid-run (issue 15). Nothing in a worker changes
+  // the process's working folder, and every file is named absolutely before
+  // the workers start.
+  llvm::SmallString<256> StartDir;
+  if (llvm::sys::fs::current_path(StartDir))
+    StartDir.clear();
+  std::vector<std::string> Files;
+  Files.reserve(GivenFiles.size());
+  for (const std::string &Given : GivenFiles)
+    Files.push_back(absolutePath(Given, StartDir));
+  std::vector<std::string> FocusIds(Files.size());
+  for (size_t I = 0; I < Settings.FocusHeaders.size() && I < Files.size(); ++I)
+    if (!Settings.FocusHeaders[I].empty())
+      FocusIds[I] = fileIdentity(Settings.FocusHeaders[I], StartDir);
   // The order files are analyzed in; findings are still kept by input
   // position. The preamble cache groups files that share a preamble, so
   // each lives in memory only while its group runs.
@@ -94,32 +174,75 @@ RunResult runFiles(const std::vector<std::string> &Files,
   FileSchedule Schedule(std::move(Plan));
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
-  std::mutex ProgressMutex;
+  std::vector<char> Finished(Files.size(), 0);
+
+  RunResult Result;
+  std::mutex ResultMutex;
   size_t Done = 0;
-  size_t FindingsSoFar = 0;
+  size_t NextToReport = 0;
+  // A header included by several files yields the same finding once per
+  // file; it is reported once, where the first file in input order saw it.
+  // The header is the same file under every spelling (`../include/h.cuh`,
+  // `-Iinclude` and `h.cuh`, a symlinked folder): by identity, not by name.
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
+  // Under ResultMutex: moves every finished file at the front of the input
+  // order into the result, and reports it.
+  auto ReportReadyFiles = [&] {
+    for (; NextToReport < Files.size() && Finished[NextToReport];
+         ++NextToReport) {
+      const size_t I = NextToReport;
+      addStats(Result.Stats, StatsPerFile[I]);
+      const size_t First = Result.Errors.size();
+      for (ClangTidyError &Error : PerFile[I])
+        if (Seen.emplace(Error.DiagnosticName, errorFileIdentity(Error),
+                         Error.Message.FileOffset, Error.Message.Message)
+                .second)
+          Result.Errors.push_back(std::move(Error));
+      PerFile[I].clear();
+      if (Settings.FileDone)
+        Settings.FileDone(I, llvm::ArrayRef(Result.Errors).drop_front(First));
+    }
+  };
 
   auto Worker = [&] {
     while (std::optional<size_t> Next = Schedule.next()) {
       const size_t I = *Next;
-      ClangTidyContext Context(MakeOptions(), false, false, false);
+      std::unique_ptr<ClangTidyOptionsProvider> Options = MakeOptions();
+      if (!FocusIds[I].empty() && Options)
+        Options = std::make_unique<FocusedOptionsProvider>(
+            std::move(Options), Settings.FocusHeaders[I]);
+      ClangTidyContext Context(std::move(Options), false, false, false);
       llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-          new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+          new llvm::vfs::OverlayFileSystem(workerFileSystem(StartDir)));
+      std::vector<ClangTidyError> Errors;
+      ClangTidyStats Stats;
       if (Caches) {
         FileRun Run = runFileWithCaches(Context, Compilations, Files[I], FS,
-                                        FixNotes, *Caches);
-        PerFile[I] = std::move(Run.Errors);
-        StatsPerFile[I] = Run.Stats;
+                                        Settings.FixNotes, *Caches);
+        Errors = std::move(Run.Errors);
+        Stats = Run.Stats;
       } else {
-        PerFile[I] = runClangTidy(Context, Compilations, {Files[I]}, FS,
-                                  FixNotes, false, "", /*Quiet=*/true);
-        StatsPerFile[I] = Context.getStats();
+        Errors = runClangTidy(Context, Compilations, {Files[I]}, FS,
+                              Settings.FixNotes, false, "", /*Quiet=*/true);
+        Stats = Context.getStats();
+      }
+      if (!FocusIds[I].empty()) {
+        llvm::erase_if(Errors, [&](const ClangTidyError &Error) {
+          return !isCompilerError(Error) &&
+                 errorFileIdentity(Error) != FocusIds[I];
+        });
+        // What the stand-in file's run suppressed is about that file, not
+        // about the header the user named.
+        Stats = ClangTidyStats();
       }
       Schedule.done(I);
-      if (Progress) {
-        std::scoped_lock Lock(ProgressMutex);
-        FindingsSoFar += PerFile[I].size();
-        Progress(++Done, FindingsSoFar);
-      }
+      std::scoped_lock Lock(ResultMutex);
+      PerFile[I] = std::move(Errors);
+      StatsPerFile[I] = Stats;
+      Finished[I] = 1;
+      ReportReadyFiles();
+      if (Settings.Progress)
+        Settings.Progress(++Done, Result.Errors.size());
     }
   };
   // Every worker, -j 1 included, runs on a thread with a large stack: the
@@ -127,26 +250,14 @@ RunResult runFiles(const std::vector<std::string> &Files,
   // parentheses overflow the default 8 MB (clang-tidy itself crashes there).
   // Only touched pages are committed, so the reservation costs nothing.
   constexpr unsigned WorkerStackBytes = 512u << 20;
-  Jobs = std::max(1u, std::min<unsigned>(Jobs, Files.size()));
+  const unsigned Jobs = std::max(
+      1u, std::min<unsigned>(Settings.Jobs, static_cast<unsigned>(Files.size())));
   std::vector<llvm::thread> Threads;
   Threads.reserve(Jobs);
   for (unsigned J = 0; J < Jobs; ++J)
     Threads.emplace_back(std::optional<unsigned>(WorkerStackBytes), Worker);
   for (llvm::thread &T : Threads)
     T.join();
-
-  RunResult Result;
-  // A header included by several files yields the same finding once per
-  // file; report it once, where the first file in input order saw it.
-  std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
-  for (size_t I = 0; I < Files.size(); ++I) {
-    addStats(Result.Stats, StatsPerFile[I]);
-    for (ClangTidyError &Error : PerFile[I])
-      if (Seen.emplace(Error.DiagnosticName, Error.Message.FilePath,
-                       Error.Message.FileOffset, Error.Message.Message)
-              .second)
-        Result.Errors.push_back(std::move(Error));
-  }
   return Result;
 }
 

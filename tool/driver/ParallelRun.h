@@ -14,6 +14,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -62,22 +63,59 @@ private:
   std::condition_variable Changed;
 };
 
+/// A real file system with a working folder of its own (\p WorkingDir;
+/// empty: the process's at the time of the call). Setting its working
+/// folder never changes the process's, unlike llvm::vfs::getRealFileSystem()
+/// whose setCurrentWorkingDirectory is a chdir() shared by every thread.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+workerFileSystem(llvm::StringRef WorkingDir);
+
+/// \p Path made absolute against \p Base (when relative and \p Base is
+/// set), without "." components.
+std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base);
+
 /// Makes the options provider for one file's context (each context owns
 /// its provider).
 using OptionsProviderFactory =
     std::function<std::unique_ptr<ClangTidyOptionsProvider>()>;
 
-/// Runs the enabled checks on every file. \p Progress, if set, is called
-/// after each file with (files done, findings so far), from worker threads
-/// under a lock. With \p Caches, files run through runFileWithCaches
-/// (preamble and result caches, --time-checks), else through clang-tidy's
-/// runClangTidy.
+/// How runFiles runs.
+struct RunSettings {
+  unsigned Jobs = 1;
+  bool FixNotes = false;
+  /// With caches, files run through runFileWithCaches (preamble and result
+  /// caches, --time-checks), else through clang-tidy's runClangTidy.
+  const RunCaches *Caches = nullptr;
+  /// Per file (empty, or as many as files): a header the file stands in
+  /// for (HeaderPairing.h). Only the findings located in that header are
+  /// kept, with the file's compiler errors, and the header's findings are
+  /// not hidden by the header filter.
+  std::vector<std::string> FocusHeaders;
+  /// Called with each file's findings (those not already reported for an
+  /// earlier file), in input order, as soon as the file and every file
+  /// before it are done: from a worker thread, under a lock.
+  std::function<void(size_t File, llvm::ArrayRef<ClangTidyError> New)>
+      FileDone;
+  /// Called after each file with (files done, findings so far), from a
+  /// worker thread under the same lock, after FileDone.
+  std::function<void(size_t, size_t)> Progress;
+};
+
+/// Runs the enabled checks on every file. Relative names are made absolute
+/// against the working folder before any worker starts.
 RunResult runFiles(const std::vector<std::string> &Files,
                    const tooling::CompilationDatabase &Compilations,
-                   const OptionsProviderFactory &MakeOptions, unsigned Jobs,
-                   bool FixNotes,
-                   const std::function<void(size_t, size_t)> &Progress,
-                   const RunCaches *Caches = nullptr);
+                   const OptionsProviderFactory &MakeOptions,
+                   const RunSettings &Settings);
+
+/// The identity of the file an error is located in (HeaderPairing.h's
+/// fileIdentity, relative names resolved against the build folder the
+/// error was found in). Equal for every spelling of one file.
+std::string errorFileIdentity(const ClangTidyError &Error);
+
+/// True for a compiler error (not a finding): it says the file could not
+/// be analyzed.
+bool isCompilerError(const ClangTidyError &Error);
 
 } // namespace clang::tidy::cuda::driver
 

@@ -418,8 +418,10 @@ FileRun runFileWithCaches(
           Adjusted.insert(I, Opts.ExtraArgsBefore->begin(),
                           Opts.ExtraArgsBefore->end());
         }
+        // Before a `--`, as clang's END insertion does: after it they would
+        // be file names.
         if (Opts.ExtraArgs)
-          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
+          Adjusted.insert(llvm::find(Adjusted, "--"), Opts.ExtraArgs->begin(),
                           Opts.ExtraArgs->end());
         return Adjusted;
       });

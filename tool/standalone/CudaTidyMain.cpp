@@ -17,6 +17,7 @@
 #include "tool/driver/Findings.h"
 #include "tool/driver/FixApplier.h"
 #include "tool/driver/Gates.h"
+#include "tool/driver/HeaderPairing.h"
 #include "tool/driver/ParallelRun.h"
 #include "tool/driver/ProjectConfig.h"
 #include "tool/driver/ProjectIndex.h"
@@ -517,6 +518,12 @@ int main(int Argc, const char **Argv) {
   // A missing file is reported here, by name, and the rest still run.
   bool AnalysisFailed = false;
   std::vector<std::string> Inputs;
+  // Per input: what is parsed for it. A header the database has no command
+  // for is analyzed through a file of the database that includes it
+  // (HeaderPairing.h), and only its own findings are kept; else it is
+  // parsed on its own.
+  std::vector<std::string> Analyzed;
+  std::vector<std::string> FocusHeaders;
   for (const std::string &Path : SourcePaths) {
     if (ProjectSettings) {
       llvm::SmallString<256> Absolute(Path);
@@ -526,15 +533,23 @@ int main(int Argc, const char **Argv) {
         continue;
     }
     if (llvm::sys::fs::is_regular_file(Path)) {
+      std::string Through = Path;
+      if (Compilations.project() && isHeaderPath(Path) &&
+          !Compilations.hasProjectCommand(Path))
+        if (std::optional<std::string> Including =
+                findIncludingFile(Compilations, Path))
+          Through = *Including;
       // clang's tool aborts the whole process when it cannot enter a
       // command's directory; refuse that one file instead.
       std::string BadDirectory;
       for (const tooling::CompileCommand &Command :
-           Compilations.getCompileCommands(Path))
+           Compilations.getCompileCommands(Through))
         if (!llvm::sys::fs::is_directory(Command.Directory))
           BadDirectory = Command.Directory;
       if (BadDirectory.empty()) {
         Inputs.push_back(Path);
+        Analyzed.push_back(Through);
+        FocusHeaders.push_back(Through == Path ? "" : Path);
         continue;
       }
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
@@ -620,20 +635,25 @@ int main(int Argc, const char **Argv) {
   if (!Cache.problem().empty())
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
         << Cache.problem() << "\n";
+  RunSettings HowToRun;
+  HowToRun.Jobs = Jobs;
+  HowToRun.FixNotes = FixNotes;
+  HowToRun.Caches = Cache.caches();
+  HowToRun.FocusHeaders = FocusHeaders;
+  if (ShowProgress)
+    HowToRun.Progress = Progress;
   RunResult Run = runFiles(
-      Inputs, Compilations,
-      [&] { return Index.withIndexOption(createOptionsProvider()); }, Jobs,
-      FixNotes, ShowProgress ? std::function<void(size_t, size_t)>(Progress)
-                             : nullptr,
-      Cache.caches());
+      Analyzed, Compilations,
+      [&] { return Index.withIndexOption(createOptionsProvider()); },
+      HowToRun);
   Cache.finish(CacheStats);
   llvm::append_range(Run.Errors,
                      Index.report(createOptionsProvider(), Run.Stats));
 
-  for (const std::string &File : Compilations.filesWithoutProjectCommand())
+  for (const auto &[File, From] : Compilations.filesWithoutProjectCommand())
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
         << "the compile database has no command for '" << File
-        << "'; analyzed with the default CUDA flags\n";
+        << "'; analyzed with " << From << "\n";
   SourceLines Lines;
   std::vector<Finding> AllFindings = toFindings(Run.Errors, Lines, Root);
   if (!WriteBaseline.empty())

@@ -1,0 +1,2 @@
+#include "../include/plain.h"
+__global__ void k2() { plainHelper(cg::this_thread_block()); }

@@ -1,0 +1,3 @@
+#pragma once
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;

@@ -1,0 +1,2 @@
+#include "common.cuh"
+__device__ void byValue_c(cg::thread_block b) { b.sync(); }
