@@ -12,6 +12,7 @@
 #include "checks/FullWarpMaskCheck.h"
 #include "checks/GridSyncLaunchCheck.h"
 #include "checks/GroupByValueCheck.h"
+#include "checks/PreferTileCollectivesCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 

@@ -170,16 +170,25 @@ SourceLocation reportLocation(const FullWarpMaskCheck::MaskSite &Site,
   return SM.getExpansionLoc(Loc);
 }
 
+/// In converged code these full masks assume nothing a tile would state
+/// better: `__syncwarp()` with its default mask is the documented way to
+/// order a converged warp's memory accesses, and `__ballot_sync(FULL, p)`
+/// there computes the very mask a later intrinsic is given.
+bool statesNoConvergenceAssumption(const FullWarpMaskCheck::MaskSite &Site) {
+  if (Site.Intrinsic == "__syncwarp" && Site.DefaultMask)
+    return true;
+  return Site.Intrinsic == "__ballot_sync";
+}
+
 } // namespace
 
-FullWarpMaskCheck::FullWarpMaskCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      ReportConvergent(Options.get("ReportConvergent", true)),
+FullWarpMaskCheck::FullWarpMaskCheck(StringRef Name, ClangTidyContext *Context,
+                                     Report What)
+    : ClangTidyCheck(Name, Context), What(What),
       AssumeBlockDimXMultipleOf32(
           Options.getLocalOrGlobal("AssumeBlockDimXMultipleOf32", false)) {}
 
 void FullWarpMaskCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "ReportConvergent", ReportConvergent);
   Options.store(Opts, "AssumeBlockDimXMultipleOf32",
                 AssumeBlockDimXMultipleOf32);
 }
@@ -299,16 +308,21 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       std::optional<DivergenceReason> Reason =
           D->divergenceAt(Call, Level::warp());
       if (Reason && !exitedLanesAreFine(*Reason, Function, Site->Intrinsic)) {
-        P.K = Pending::Divergent;
-        P.Reason = Reason;
-        P.Site.DivergesOnItsOwn = true;
-        record(std::move(P));
-      } else if (ReportConvergent) {
+        if (What == Report::Hazards) {
+          P.K = Pending::Divergent;
+          P.Reason = Reason;
+          P.Site.DivergesOnItsOwn = true;
+          record(std::move(P));
+        }
+      } else if (What == Report::ConvergedAdvisory &&
+                 !statesNoConvergenceAssumption(*Site)) {
         P.K = Pending::Convergent;
         record(std::move(P));
       }
       continue;
     }
+    if (What != Report::Hazards)
+      continue;
 
     // A call that reaches a full mask in a callee.
     const FunctionDecl *Callee = Call->getDirectCallee();

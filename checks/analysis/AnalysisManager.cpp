@@ -13,9 +13,13 @@ namespace clang::tidy::cuda::analysis {
 
 AnalysisManager::AnalysisManager(ASTContext &Ctx,
                                  const AnalysisOptions &Options)
-    : Ctx(Ctx), Options(Options) {}
+    : Ctx(Ctx), Options(Options), Shapes(Ctx) {}
 
 AnalysisManager::~AnalysisManager() = default;
+
+bool AnalysisManager::rowsAreWarpAligned(const FunctionDecl *FD) {
+  return Options.AssumeBlockDimXMultipleOf32 || Shapes.rowsAreWarpAligned(FD);
+}
 
 namespace {
 

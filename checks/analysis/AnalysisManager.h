@@ -16,6 +16,7 @@
 
 #include "checks/analysis/CallSummaries.h"
 #include "checks/analysis/DivergenceAnalysis.h"
+#include "checks/analysis/LaunchShape.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -52,6 +53,10 @@ public:
   /// The summary of \p FD, or nullptr when it has no body in this TU.
   /// Recursion gets a conservative summary.
   const CallSummary *summary(const FunctionDecl *FD);
+  /// blockDim.x is a multiple of 32 wherever \p FD runs: the option says so
+  /// for every kernel, or the TU's launches and checks do for this one
+  /// (LaunchShape.h).
+  bool rowsAreWarpAligned(const FunctionDecl *FD);
 
 private:
   /// Calls nested deeper than this are treated like calls without a body
@@ -68,6 +73,7 @@ private:
       RecursionSummaries;
   llvm::SmallPtrSet<const FunctionDecl *, 8> InProgress;
   unsigned Depth = 0;
+  LaunchShapes Shapes;
 };
 
 } // namespace clang::tidy::cuda::analysis

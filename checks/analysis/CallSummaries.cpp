@@ -90,7 +90,7 @@ CallSummary summarize(const FunctionDivergence &D, AnalysisManager &Manager) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     // Modelled API calls (shuffles, group handles, ...) are leaves.
     if (!Callee ||
-        knownResultModel(Call, Manager.options().AssumeBlockDimXMultipleOf32))
+        knownResultModel(Call, Manager.rowsAreWarpAligned(D.function())))
       continue;
     const CallSummary *CalleeSummary = Manager.summary(Callee);
     if (!CalleeSummary)

@@ -424,6 +424,9 @@ struct FunctionDivergence::Impl {
   AnalysisManager *Mgr;
   bool Analyzed = false;
   bool IsKernel = false;
+  /// blockDim.x is a multiple of 32 wherever this function runs, so
+  /// threadIdx.y/z are warp-uniform (AnalysisManager::rowsAreWarpAligned).
+  bool RowsWarpAligned = false;
 
   std::unique_ptr<CFG> Cfg;
   std::vector<const CFGBlock *> Blocks; // by block ID
@@ -700,6 +703,8 @@ void FunctionDivergence::Impl::run() {
   if (!Body)
     return;
   IsKernel = FD->hasAttr<CUDAGlobalAttr>();
+  RowsWarpAligned = Mgr ? Mgr->rowsAreWarpAligned(FD)
+                        : Opts.AssumeBlockDimXMultipleOf32;
 
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
@@ -903,6 +908,19 @@ void FunctionDivergence::Impl::declare(const VarDecl *Var) {
   if (!Slot)
     return;
   Uniformity V;
+  if (Var->isConstexpr() && !Var->getType()->isReferenceType()) {
+    // A compile-time constant: the same in every thread of every instance,
+    // whatever the functions its initializer calls would compute at run
+    // time.
+    if (Var->getType()->isIntegralOrEnumerationType())
+      if (const APValue *Value = Var->evaluateValue(); Value && Value->isInt())
+        V.setKnownAlignLog2(alignOfConstant(Value->getInt()));
+    if (Escaped.test(*Slot))
+      escapedJoin(*Slot, V);
+    else
+      Live->mutableAt(*Slot) = V;
+    return;
+  }
   if (const Expr *Init = Var->getInit()) {
     V = valueOf(Init);
     if (Var->getType()->isReferenceType()) {
@@ -1078,7 +1096,7 @@ FunctionDivergence::Impl::indexRead(const BuiltinIndexRead &Read,
   case BuiltinIndexRead::ThreadIdx:
     if (Read.Component == 'x')
       return Uniformity::varying(Origin).setLaneLinear(Level::grid(), 63);
-    if (Read.Component != 0 && Opts.AssumeBlockDimXMultipleOf32)
+    if (Read.Component != 0 && RowsWarpAligned)
       return Uniformity::at(Level::warp(), Origin);
     return Uniformity::varying(Origin);
   case BuiltinIndexRead::BlockIdx:
@@ -1595,7 +1613,7 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
 
   if (Callee) {
     if (std::optional<ResultModel> Model =
-            knownResultModel(Call, Opts.AssumeBlockDimXMultipleOf32)) {
+            knownResultModel(Call, RowsWarpAligned)) {
       auto Arg = [&](int Index) -> const Expr * {
         return Index >= 0 && static_cast<unsigned>(Index) < Args.size()
                    ? Args[Index]
@@ -1741,9 +1759,24 @@ FunctionDivergence::Impl::immediatePostDominator(const CFGBlock *B) const {
   return Node->getIDom()->getBlock();
 }
 
+/// The expression whose value picks \p B's successor. For a short-circuit
+/// condition (`if (a && b)`, `while (a || b)`, `a && (b || c)`) clang's CFG
+/// gives every operand a block of its own, and each of them branches on the
+/// operand it evaluates: the block of `a` on `a`, the block of the if on `b`
+/// alone. Taking the whole `a && b` as the if's condition would read `b`
+/// before its block ran (and keep that stale answer when `a` is uniform),
+/// which is how `n > 1 && threadIdx.x < 16` used to hide its second operand.
 const Expr *FunctionDivergence::Impl::conditionOf(const CFGBlock *B) const {
-  return dyn_cast_or_null<Expr>(const_cast<CFGBlock *>(B)->getTerminatorCondition(
-      /*StripParens=*/true));
+  const auto *Condition =
+      dyn_cast_or_null<Expr>(const_cast<CFGBlock *>(B)->getTerminatorCondition(
+          /*StripParens=*/true));
+  while (Condition) {
+    const auto *Logical = dyn_cast<BinaryOperator>(Condition->IgnoreParens());
+    if (!Logical || !Logical->isLogicalOp())
+      break;
+    Condition = Logical->getRHS()->IgnoreParens();
+  }
+  return Condition;
 }
 
 /// The blocks where the paths out of a branch meet again, and the slots

@@ -123,7 +123,7 @@ Manifest loadManifest(const std::string &Path) {
   M.Dir = Slash == std::string::npos ? "." : Path.substr(0, Slash);
 
   checkKeys(Path, Root,
-            {"version", "defaults", "checks", "cases", "seed_table"},
+            {"version", "defaults", "checks", "advisory_checks", "cases", "seed_table"},
             "the manifest");
   M.Version = static_cast<int>(number(Path, Root, "version", 0));
   if (M.Version != 1)

@@ -37,7 +37,7 @@ __global__ void reduceTree(const float *In, float *Out, int N) {
 // Sum over the 32 lanes of a converged warp; the result is in lane 0.
 __device__ float warpReduceSum(float V) {
   for (int Offset = 16; Offset > 0; Offset >>= 1)
-    V += __shfl_down_sync(0xffffffff, V, Offset); // FLAGGED(cuda-full-warp-mask)
+    V += __shfl_down_sync(0xffffffff, V, Offset); // FLAGGED(cuda-prefer-tile-collectives)
   return V;
 }
 

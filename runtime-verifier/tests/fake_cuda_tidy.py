@@ -19,13 +19,16 @@ import sys
 
 CHECKS = ["cuda-divergent-barrier", "cuda-full-warp-mask", "cuda-group-by-value",
           "cuda-divergent-group-creation", "cuda-grid-sync-launch"]
+# Off in the default set, listed when --checks=cuda-* turns every check on.
+OPT_IN_CHECKS = ["cuda-prefer-tile-collectives"]
 
 
 def main(argv):
     if "--list-checks" in argv:
         names = os.environ.get("FAKE_TIDY_CHECKS")
         print("Enabled checks:")
-        for c in (names.split(",") if names is not None else CHECKS):
+        listed = CHECKS + (OPT_IN_CHECKS if "--checks=cuda-*" in argv else [])
+        for c in (names.split(",") if names is not None else listed):
             if c:
                 print("    " + c)
         return 0

@@ -580,6 +580,45 @@ __global__ void k(int n) {
   EXPECT_EQ(S.probe("k", 3).scope(), Scope::Block);
 }
 
+TEST(DivergenceAnalysis, ConstexprLocalsAreUniformInEveryInstance) {
+  Snippet S(R"cu(
+__device__ int lanes(int x) { return x + threadIdx.x; }
+template <int N> __global__ void k() {
+  constexpr int rows = N > 2 ? 4 : 8;
+  probe(rows);
+  const int notConstant = lanes(N);
+  probe(notConstant);
+}
+template __global__ void k<4>();
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  EXPECT_TRUE(S.probe("k", 0).isTop());
+  EXPECT_EQ(S.probe("k", 1).scope(), Scope::Thread);
+}
+
+// A short-circuit condition branches once per operand: the operands after a
+// uniform first one still decide whether the body runs.
+TEST(DivergenceControl, EveryOperandOfAShortCircuitConditionDecides) {
+  Snippet S(R"cu(
+__global__ void andThen(int n) { if (n > 1 && threadIdx.x < 16) mark(1); }
+__global__ void orElse(int n) { if (false || threadIdx.x < 16) mark(1); }
+__global__ void loop(int n) { while (n > 1 && threadIdx.x < 16) { mark(1); --n; } }
+__global__ void nested(int n) { if (n > 1 && (n < 5 || threadIdx.x < 16)) mark(1); }
+__global__ void ternary(int n, int *p) { p[0] = (n > 1 && threadIdx.x < 16) ? 1 : 2; mark(1); }
+__global__ void uniform(int n) { if (n > 1 && blockIdx.x < 16) mark(1); }
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  for (const char *Kernel : {"andThen", "orElse", "loop", "nested"}) {
+    auto R = S.divergenceAt(Kernel, 1, Scope::Block);
+    ASSERT_TRUE(R) << Kernel;
+    EXPECT_EQ(S.text(R->Condition), "threadIdx.x < 16") << Kernel;
+  }
+  EXPECT_EQ(S.divergenceAt("loop", 1, Scope::Block)->Kind,
+            DivergenceKind::LoopTripCount);
+  EXPECT_FALSE(S.divergenceAt("ternary", 1, Scope::Block));
+  EXPECT_FALSE(S.divergenceAt("uniform", 1, Scope::Block));
+}
+
 TEST(DivergenceAnalysis, TemplateParametersAreUniform) {
   Snippet S(R"cu(
 template <int Tile>

@@ -14,8 +14,8 @@ namespace clang::tidy::cuda::test {
 namespace {
 
 constexpr llvm::StringLiteral Check = "-*,cuda-full-warp-mask";
-constexpr llvm::StringLiteral DivergentOnly =
-    "CheckOptions:\n  cuda-full-warp-mask.ReportConvergent: false\n";
+/// The convergent advisory is a check of its own, off by default.
+constexpr llvm::StringLiteral Advisory = "-*,cuda-prefer-tile-collectives";
 
 std::string divergent(llvm::StringRef Intrinsic, llvm::StringRef Kind,
                       llvm::StringRef Missing) {
@@ -75,14 +75,14 @@ __device__ float warpSum(float v) {
   return v;
 }
 )cu",
-                           Check);
+                           Advisory);
   ASSERT_TRUE(Run.ParsedCleanly);
   ASSERT_EQ(Run.Findings.size(), 1u);
-  EXPECT_EQ(Run.Findings[0], (Finding{4, 26, "warning", "cuda-full-warp-mask",
+  EXPECT_EQ(Run.Findings[0], (Finding{4, 26, "warning", "cuda-prefer-tile-collectives",
                                       convergent("__shfl_xor_sync")}));
 }
 
-TEST(FullWarpMaskCheck, ReportConvergentFalseKeepsOnlyDefiniteBugs) {
+TEST(FullWarpMaskCheck, ReportsOnlyDefiniteBugs) {
   CheckRun Run = runChecks(R"cu(
 __device__ unsigned votes(bool p) { return __ballot_sync(0xffffffff, p); }
 __global__ void k(unsigned *out) {
@@ -90,7 +90,7 @@ __global__ void k(unsigned *out) {
     out[0] = __ballot_sync(0xffffffff, out[1] != 0);
 }
 )cu",
-                           Check, DivergentOnly);
+                           Check);
   ASSERT_TRUE(Run.ParsedCleanly);
   std::vector<Finding> Warnings = warningsOf(Run);
   ASSERT_EQ(Warnings.size(), 1u);
@@ -110,7 +110,6 @@ __device__ void k(int *o, float f, double d, long long l, unsigned u) {
   o[1] = __shfl_up_sync(0xffffffff, f, 1);
   o[2] = __shfl_down_sync(0xffffffff, d, 1);
   o[3] = __shfl_xor_sync(0xffffffff, l, 1);
-  o[4] = __ballot_sync(0xffffffff, v);
   o[5] = __any_sync(0xffffffff, v);
   o[6] = __all_sync(0xffffffff, v);
   o[7] = __uni_sync(0xffffffff, v);
@@ -125,11 +124,11 @@ __device__ void k(int *o, float f, double d, long long l, unsigned u) {
   o[15] = __reduce_xor_sync(0xffffffff, u);
 }
 )cu",
-                           Check);
+                           Advisory);
   ASSERT_TRUE(Run.ParsedCleanly);
   const char *Expected[] = {
       "__shfl_sync",       "__shfl_up_sync",    "__shfl_down_sync",
-      "__shfl_xor_sync",   "__ballot_sync",     "__any_sync",
+      "__shfl_xor_sync",   "__any_sync",
       "__all_sync",        "__uni_sync",        "__match_any_sync",
       "__match_all_sync",  "__syncwarp",        "__reduce_add_sync",
       "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
@@ -150,31 +149,31 @@ __device__ void k(unsigned *o, unsigned param, bool b) {
   int local = 0xffffffff;
   unsigned changed = 0xffffffff;
   changed &= param;
-  o[0] = __ballot_sync(0xffffffff, b);
-  o[1] = __ballot_sync(0xFFFFFFFFu, b);
-  o[2] = __ballot_sync(~0u, b);
-  o[3] = __ballot_sync(~0, b);
-  o[4] = __ballot_sync(-1, b);
-  o[5] = __ballot_sync(UINT_MAX, b);
-  o[6] = __ballot_sync((unsigned)-1, b);
-  o[7] = __ballot_sync(0xffffffffull, b);
-  o[8] = __ballot_sync(FULL, b);
-  o[9] = __ballot_sync(kFull, b);
-  o[10] = __ballot_sync(local, b);
-  o[11] = __ballot_sync(changed, b);
-  o[12] = __ballot_sync(param, b);
-  o[13] = __ballot_sync(__activemask(), b);
-  o[14] = __ballot_sync(0xfffffffe, b);
-  o[15] = __ballot_sync(0x0000ffff, b);
+  o[0] = __any_sync(0xffffffff, b);
+  o[1] = __any_sync(0xFFFFFFFFu, b);
+  o[2] = __any_sync(~0u, b);
+  o[3] = __any_sync(~0, b);
+  o[4] = __any_sync(-1, b);
+  o[5] = __any_sync(UINT_MAX, b);
+  o[6] = __any_sync((unsigned)-1, b);
+  o[7] = __any_sync(0xffffffffull, b);
+  o[8] = __any_sync(FULL, b);
+  o[9] = __any_sync(kFull, b);
+  o[10] = __any_sync(local, b);
+  o[11] = __any_sync(changed, b);
+  o[12] = __any_sync(param, b);
+  o[13] = __any_sync(__activemask(), b);
+  o[14] = __any_sync(0xfffffffe, b);
+  o[15] = __any_sync(0x0000ffff, b);
 }
 )cu",
-                           Check);
+                           Advisory);
   ASSERT_TRUE(Run.ParsedCleanly);
   std::vector<Finding> Warnings = warningsOf(Run);
   ASSERT_EQ(Warnings.size(), 11u);
   for (unsigned I = 0; I < 11; ++I) {
     EXPECT_EQ(Warnings[I].Line, 8 + I);
-    EXPECT_EQ(Warnings[I].Message, convergent("__ballot_sync"));
+    EXPECT_EQ(Warnings[I].Message, convergent("__any_sync"));
   }
 }
 
@@ -182,14 +181,14 @@ TEST(FullWarpMaskCheck, NotesTheVariableThatHoldsTheMask) {
   CheckRun Run = runChecks(R"cu(
 __device__ unsigned k(bool b) {
   int mask = 0xffffffff;
-  return __ballot_sync(mask, b);
+  return __any_sync(mask, b);
 }
 )cu",
-                           Check);
+                           Advisory);
   ASSERT_EQ(Run.Findings.size(), 2u);
   EXPECT_EQ(Run.Findings[0].Line, 4u);
-  EXPECT_EQ(Run.Findings[0].Column, 24u);
-  EXPECT_EQ(Run.Findings[1], (Finding{3, 7, "note", "cuda-full-warp-mask",
+  EXPECT_EQ(Run.Findings[0].Column, 21u);
+  EXPECT_EQ(Run.Findings[1], (Finding{3, 7, "note", "cuda-prefer-tile-collectives",
                                       "'mask' holds a full warp mask"}));
 }
 
@@ -202,7 +201,7 @@ __global__ void k(int *o) {
   }
 }
 )cu",
-                           Check, DivergentOnly);
+                           Check);
   std::vector<Finding> Warnings = warningsOf(Run);
   ASSERT_EQ(Warnings.size(), 1u);
   EXPECT_EQ(Warnings[0],
@@ -231,7 +230,7 @@ __global__ void k(float *data, int n) {
   data[threadIdx.x] = val;
 }
 )cu",
-                           Check, DivergentOnly);
+                           Check);
   ASSERT_TRUE(Run.ParsedCleanly);
   EXPECT_TRUE(Run.Findings.empty()) << toString(Run.Findings.front());
 }
@@ -248,7 +247,7 @@ __global__ void k(unsigned *o, unsigned n) {
   if (32 > threadIdx.x) o[5] = __ballot_sync(0xffffffff, 1);
 }
 )cu",
-                           Check, DivergentOnly);
+                           Check);
   ASSERT_TRUE(Run.ParsedCleanly);
   std::vector<Finding> Warnings = warningsOf(Run);
   ASSERT_EQ(Warnings.size(), 3u);
@@ -265,7 +264,7 @@ __global__ void k(unsigned *o) {
     o[threadIdx.x] = vote(true);
 }
 )cu",
-                           Check, DivergentOnly);
+                           Check);
   ASSERT_TRUE(Run.ParsedCleanly);
   ASSERT_EQ(Run.Findings.size(), 3u);
   EXPECT_EQ(Run.Findings[0],
@@ -290,7 +289,7 @@ __global__ void k(int *o, int n) {
   o[1] = __shfl_sync(0xffffffff, o[threadIdx.x], 0);
 }
 )cu",
-                           Check, DivergentOnly);
+                           Check);
   std::vector<Finding> Warnings = warningsOf(Run);
   ASSERT_EQ(Warnings.size(), 1u);
   EXPECT_EQ(Warnings[0], (Finding{5, 22, "warning", "cuda-full-warp-mask",
@@ -304,10 +303,10 @@ __global__ void k(float *o) {
   if (threadIdx.y == 1) o[0] = __shfl_sync(0xffffffff, o[threadIdx.x], 0);
 }
 )cu";
-  EXPECT_EQ(warningsOf(runChecks(Code, Check, DivergentOnly)).size(), 1u);
+  EXPECT_EQ(warningsOf(runChecks(Code, Check)).size(), 1u);
   CheckRun Rows =
       runChecks(Code, Check,
-                "CheckOptions:\n  cuda-full-warp-mask.ReportConvergent: false\n"
+                "CheckOptions:\n"
                 "  cuda-full-warp-mask.AssumeBlockDimXMultipleOf32: true\n");
   EXPECT_TRUE(Rows.Findings.empty()) << toString(Rows.Findings.front());
 }

@@ -1,4 +1,4 @@
-// RUN: %check_cuda_tidy %s cuda-full-warp-mask %t -- -config="{CheckOptions: {cuda-full-warp-mask.ReportConvergent: false}}"
+// RUN: %check_cuda_tidy %s cuda-full-warp-mask %t
 // The divergent case, with its notes, for each shape of divergence within the
 // warp; convergent findings are switched off so that only definite bugs show.
 #include <cooperative_groups.h>

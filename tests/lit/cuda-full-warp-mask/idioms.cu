@@ -1,4 +1,4 @@
-// RUN: %check_cuda_tidy %s cuda-full-warp-mask %t -- -config="{CheckOptions: {cuda-full-warp-mask.ReportConvergent: false}}"
+// RUN: %check_cuda_tidy %s cuda-full-warp-mask %t
 // Canonical warp-level idioms whose full masks are only ever reached by whole
 // warps. With ReportConvergent off, the rule reports definite bugs only, and
 // none of these is one: every branch around a full mask is uniform across the

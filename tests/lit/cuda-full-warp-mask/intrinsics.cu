@@ -1,4 +1,4 @@
-// RUN: %check_cuda_tidy %s cuda-full-warp-mask %t
+// RUN: %check_cuda_tidy %s cuda-full-warp-mask,cuda-prefer-tile-collectives %t
 // Every warp-synchronous intrinsic that takes a lane mask, as CUDA 13 and
 // clang 22's CUDA wrappers declare them (overloads for each value type), with
 // a hardcoded full mask: under a branch that diverges within the warp (a
@@ -57,39 +57,39 @@ __global__ void convergent(double *out, float f, double d, long long ll) {
   int p = 0;
   double x = 0;
   x = __shfl_sync(0xffffffff, v, 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: '__shfl_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: '__shfl_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __shfl_up_sync(0xffffffff, f, 1);
-  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: '__shfl_up_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: '__shfl_up_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __shfl_down_sync(0xffffffff, d, 1);
-  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: '__shfl_down_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: '__shfl_down_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __shfl_xor_sync(0xffffffff, ll, 1, 16);
-  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: '__shfl_xor_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: '__shfl_xor_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __ballot_sync(0xffffffff, v > 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: '__ballot_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // (no advisory: __ballot_sync in converged code computes a mask)
   x = __any_sync(0xffffffff, v > 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: '__any_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: '__any_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __all_sync(0xffffffff, v > 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: '__all_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: '__all_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __uni_sync(0xffffffff, v > 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: '__uni_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: '__uni_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __match_any_sync(0xffffffff, v);
-  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: '__match_any_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: '__match_any_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __match_all_sync(0xffffffff, u, &p);
-  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: '__match_all_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: '__match_all_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __reduce_add_sync(0xffffffff, u);
-  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_add_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_add_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __reduce_min_sync(0xffffffff, v);
-  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_min_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_min_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __reduce_max_sync(0xffffffff, u);
-  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_max_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_max_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __reduce_and_sync(0xffffffff, u);
-  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_and_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_and_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __reduce_or_sync(0xffffffff, u);
-  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: '__reduce_or_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: '__reduce_or_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   x = __reduce_xor_sync(0xffffffff, u);
-  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_xor_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: '__reduce_xor_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   __syncwarp(0xffffffff);
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: '__syncwarp' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: '__syncwarp' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   out[threadIdx.x] = x + p;
 }
 

@@ -1,14 +1,15 @@
-// RUN: %check_cuda_tidy -check-suffix=DEFAULT %s cuda-full-warp-mask %t
-// RUN: %check_cuda_tidy -check-suffix=DIVERGENT-ONLY %s cuda-full-warp-mask %t -- -config="{CheckOptions: {cuda-full-warp-mask.ReportConvergent: false}}"
-// RUN: %check_cuda_tidy -check-suffix=ROWS %s cuda-full-warp-mask %t -- -config="{CheckOptions: {cuda-full-warp-mask.ReportConvergent: false, cuda-full-warp-mask.AssumeBlockDimXMultipleOf32: true}}"
-// ReportConvergent (default true) reports full masks in convergent code too;
+// RUN: %check_cuda_tidy -check-suffix=DEFAULT %s cuda-full-warp-mask,cuda-prefer-tile-collectives %t
+// RUN: %check_cuda_tidy -check-suffix=DIVERGENT-ONLY %s cuda-full-warp-mask %t
+// RUN: %check_cuda_tidy -check-suffix=ROWS %s cuda-full-warp-mask %t -- -config="{CheckOptions: {cuda-full-warp-mask.AssumeBlockDimXMultipleOf32: true}}"
+// DEFAULT adds the opt-in cuda-prefer-tile-collectives (full masks in
+// convergent code); DIVERGENT-ONLY is cuda-full-warp-mask alone;
 // AssumeBlockDimXMultipleOf32 makes threadIdx.y and .z warp-uniform.
 
 __global__ void warpSums(float *data) {
   float v = data[threadIdx.x];
   for (int offset = 16; offset > 0; offset /= 2)
     v += __shfl_down_sync(0xffffffff, v, offset);
-  // CHECK-MESSAGES-DEFAULT: :[[@LINE-1]]:27: warning: '__shfl_down_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-full-warp-mask]
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-1]]:27: warning: '__shfl_down_sync' is called with a full warp mask, which assumes the whole warp is converged here; a cooperative-groups tile (cg::tiled_partition<32>(block) with cg::reduce or tile.shfl_down) carries its own membership [cuda-prefer-tile-collectives]
   data[threadIdx.x] = v;
 }
 

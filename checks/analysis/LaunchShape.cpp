@@ -1,0 +1,472 @@
+//===--- LaunchShape.cpp - what a TU tells about a kernel's block shape ---===//
+
+#include "checks/analysis/LaunchShape.h"
+
+#include "checks/analysis/CudaBuiltins.h"
+#include "checks/analysis/KernelLaunch.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace clang::tidy::cuda::analysis {
+
+namespace {
+
+constexpr uint64_t MaxFactor = uint64_t(1) << 31;
+constexpr unsigned MaxDepth = 8;
+
+uint64_t powerOfTwoPart(uint64_t V) {
+  if (V == 0)
+    return MaxFactor;
+  return std::min<uint64_t>(V & (~V + 1), MaxFactor);
+}
+
+bool isDim3(QualType T) {
+  if (const CXXRecordDecl *Record =
+          T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl())
+    return Record->getName() == "dim3";
+  return false;
+}
+
+const Expr *stripTemporaries(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Temporary->getSubExpr();
+    else if (const auto *Full = dyn_cast<FullExpr>(E))
+      E = Full->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr();
+    else
+      return E;
+  }
+}
+
+/// The value a variable holds wherever it is read: a constant's
+/// initializer, or a local's when nothing in its function changes it.
+const Expr *singleValue(const VarDecl *Var, ASTContext &Ctx) {
+  const Expr *Init = Var->getInit();
+  if (!Init || isa<ParmVarDecl>(Var))
+    return nullptr;
+  if (Var->isConstexpr() || Var->getType().isConstQualified())
+    return Init;
+  if (!Var->hasLocalStorage())
+    return nullptr;
+  const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
+  if (!Function || !Function->getBody())
+    return nullptr;
+  ExprMutationAnalyzer Mutations(*Function->getBody(), Ctx);
+  return Mutations.isMutated(Var) ? nullptr : Init;
+}
+
+uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth);
+
+uint64_t dim3Factor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
+  if (Depth > MaxDepth)
+    return 1;
+  E = stripTemporaries(E);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (Construct->getNumArgs() == 0)
+      return 1;
+    const Expr *X = Construct->getArg(0);
+    if (isa<CXXDefaultArgExpr>(X))
+      return 1;
+    if (isDim3(X->getType()))
+      return dim3Factor(X, Ctx, Depth + 1);
+    return integerFactor(X, Ctx, Depth + 1);
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleValue(Var, Ctx))
+        return dim3Factor(Init, Ctx, Depth + 1);
+  return 1;
+}
+
+uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
+  if (Depth > MaxDepth)
+    return 1;
+  E = stripTemporaries(E);
+  if (E->isValueDependent() || E->isTypeDependent())
+    return 1;
+  if (isDim3(E->getType()))
+    return dim3Factor(E, Ctx, Depth + 1);
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    Expr::EvalResult Result;
+    if (E->EvaluateAsInt(Result, Ctx)) {
+      const llvm::APSInt &V = Result.Val.getInt();
+      if (V.isNegative() || V.getActiveBits() > 63)
+        return 1;
+      return powerOfTwoPart(V.getZExtValue());
+    }
+  }
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+    uint64_t L = integerFactor(Binary->getLHS(), Ctx, Depth + 1);
+    switch (Binary->getOpcode()) {
+    case BO_Mul:
+      return std::min<uint64_t>(
+          L * integerFactor(Binary->getRHS(), Ctx, Depth + 1), MaxFactor);
+    case BO_Shl: {
+      Expr::EvalResult Shift;
+      if (Binary->getRHS()->EvaluateAsInt(Shift, Ctx) &&
+          !Shift.Val.getInt().isNegative() &&
+          Shift.Val.getInt().getZExtValue() < 32)
+        return std::min<uint64_t>(L << Shift.Val.getInt().getZExtValue(),
+                                  MaxFactor);
+      return L;
+    }
+    case BO_Add:
+    case BO_Sub:
+      return std::min(L, integerFactor(Binary->getRHS(), Ctx, Depth + 1));
+    default:
+      return 1;
+    }
+  }
+  if (const auto *Conditional = dyn_cast<ConditionalOperator>(E))
+    return std::min(integerFactor(Conditional->getTrueExpr(), Ctx, Depth + 1),
+                    integerFactor(Conditional->getFalseExpr(), Ctx, Depth + 1));
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleValue(Var, Ctx))
+        return integerFactor(Init, Ctx, Depth + 1);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    if (Construct->getNumArgs() == 1)
+      return integerFactor(Construct->getArg(0), Ctx, Depth + 1);
+  return 1;
+}
+
+bool isBlockDimX(const Expr *E) {
+  std::optional<BuiltinIndexRead> Read =
+      asBuiltinIndexRead(E->IgnoreParenImpCasts());
+  return Read && Read->Var == BuiltinIndexRead::BlockDim &&
+         Read->Component == 'x';
+}
+
+bool isWarpMultiple(const Expr *E, ASTContext &Ctx) {
+  return integerFactor(E, Ctx, 0) % 32 == 0;
+}
+
+/// blockDim.x % C or blockDim.x & (C - 1), with C a multiple of 32: zero
+/// exactly when rows hold whole warps.
+bool isRowRemainder(const Expr *E, ASTContext &Ctx) {
+  const auto *Binary = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!Binary || !isBlockDimX(Binary->getLHS()))
+    return false;
+  if (Binary->getOpcode() == BO_Rem)
+    return isWarpMultiple(Binary->getRHS(), Ctx);
+  if (Binary->getOpcode() == BO_And) {
+    Expr::EvalResult Mask;
+    if (!Binary->getRHS()->EvaluateAsInt(Mask, Ctx))
+      return false;
+    uint64_t M = Mask.Val.getInt().getZExtValue();
+    return M >= 31 && (M & 31) == 31 && ((M + 1) & M) == 0;
+  }
+  return false;
+}
+
+bool isZero(const Expr *E, ASTContext &Ctx) {
+  Expr::EvalResult Value;
+  return E->EvaluateAsInt(Value, Ctx) && Value.Val.getInt() == 0;
+}
+
+/// Does \p Condition having the truth value \p Holds imply that
+/// blockDim.x is a multiple of 32?
+bool implies(const Expr *Condition, bool Holds, ASTContext &Ctx) {
+  const Expr *E = Condition->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(E);
+      Not && Not->getOpcode() == UO_LNot)
+    return implies(Not->getSubExpr(), !Holds, Ctx);
+  if (const auto *Cast = dyn_cast<CXXStaticCastExpr>(E))
+    return implies(Cast->getSubExpr(), Holds, Ctx);
+  const auto *Binary = dyn_cast<BinaryOperator>(E);
+  if (!Binary) {
+    // `if (blockDim.x % 32) return;`: a false remainder is a zero one.
+    return !Holds && isRowRemainder(E, Ctx);
+  }
+  BinaryOperatorKind Op = Binary->getOpcode();
+  const Expr *L = Binary->getLHS();
+  const Expr *R = Binary->getRHS();
+  if (Op == BO_LAnd)
+    return Holds && (implies(L, true, Ctx) || implies(R, true, Ctx));
+  if (Op == BO_LOr)
+    return !Holds && (implies(L, false, Ctx) || implies(R, false, Ctx));
+  bool Equal = (Op == BO_EQ && Holds) || (Op == BO_NE && !Holds);
+  if (!Equal)
+    return false;
+  if (isBlockDimX(L) && isWarpMultiple(R, Ctx))
+    return true;
+  if (isBlockDimX(R) && isWarpMultiple(L, Ctx))
+    return true;
+  return (isRowRemainder(L, Ctx) && isZero(R, Ctx)) ||
+         (isRowRemainder(R, Ctx) && isZero(L, Ctx));
+}
+
+/// A call that does not come back: assert's failure path, __trap(), abort().
+bool isNoReturnCall(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  if (!Call)
+    return false;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return false;
+  if (Callee->isNoReturn())
+    return true;
+  if (const IdentifierInfo *Name = Callee->getIdentifier())
+    return llvm::is_contained({llvm::StringRef("__assert_fail"),
+                               llvm::StringRef("__assertfail"),
+                               llvm::StringRef("__trap"),
+                               llvm::StringRef("abort")},
+                              Name->getName());
+  return false;
+}
+
+/// A statement that leaves the kernel: return, a call that does not come
+/// back, `asm("trap;")`, or a block ending in one.
+bool leavesKernel(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  if (const auto *Block = dyn_cast<CompoundStmt>(S))
+    return !Block->body_empty() && leavesKernel(Block->body_back());
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+    return llvm::StringRef(Asm->getAsmString()).contains("trap");
+  if (const auto *E = dyn_cast<Expr>(S))
+    return isNoReturnCall(E);
+  return false;
+}
+
+/// One statement of a kernel body that lets only warp-aligned rows past:
+/// `assert(blockDim.x == 32)` (a `?:` whose false arm does not return), or
+/// `if (blockDim.x != 32) return;` and its trapping variants.
+bool checksWarpAlignedRows(const Stmt *S, ASTContext &Ctx) {
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return !If->getElse() && If->getCond() && leavesKernel(If->getThen()) &&
+           implies(If->getCond(), false, Ctx);
+  if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    // A multi-statement assert macro: do { ... } while (0).
+    if (!isZero(Do->getCond(), Ctx))
+      return false;
+    const auto *Body = dyn_cast<CompoundStmt>(Do->getBody());
+    return Body && llvm::any_of(Body->body(), [&](const Stmt *Inner) {
+             return checksWarpAlignedRows(Inner, Ctx);
+           });
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    const Expr *Stripped = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<CastExpr>(Stripped))
+      Stripped = Cast->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Conditional = dyn_cast<ConditionalOperator>(Stripped))
+      return isNoReturnCall(Conditional->getFalseExpr()) &&
+             implies(Conditional->getCond(), true, Ctx);
+    if (const auto *Or = dyn_cast<BinaryOperator>(Stripped);
+        Or && Or->getOpcode() == BO_LOr)
+      // `(cond) || (__assert_fail(...), 0)` spellings.
+      return implies(Or->getLHS(), true, Ctx) &&
+             (isNoReturnCall(Or->getRHS()) ||
+              (isa<BinaryOperator>(Or->getRHS()->IgnoreParenImpCasts()) &&
+               isNoReturnCall(cast<BinaryOperator>(
+                                  Or->getRHS()->IgnoreParenImpCasts())
+                                  ->getLHS())));
+  }
+  return false;
+}
+
+bool bodyChecksWarpAlignedRows(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+  if (!Body)
+    return false;
+  return llvm::any_of(Body->body(), [&](const Stmt *S) {
+    return checksWarpAlignedRows(S, Ctx);
+  });
+}
+
+/// The block argument of a launch whose form takes one.
+const Expr *blockArgument(const KernelLaunch &Launch) {
+  switch (Launch.Form) {
+  case LaunchForm::TripleChevron:
+    if (const auto *Kernel = dyn_cast<CUDAKernelCallExpr>(Launch.Call))
+      if (const CallExpr *Config = Kernel->getConfig();
+          Config && Config->getNumArgs() >= 2)
+        return Config->getArg(1);
+    return nullptr;
+  case LaunchForm::LaunchKernel:
+  case LaunchForm::LaunchCooperativeKernel:
+    return Launch.Call->getNumArgs() >= 3 ? Launch.Call->getArg(2) : nullptr;
+  case LaunchForm::LaunchKernelEx:
+  case LaunchForm::LaunchKernelExC:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// Every launch site and every kernel definition of the user's code (system
+/// headers are skipped: they define no kernels a project launches).
+class LaunchScanner : public RecursiveASTVisitor<LaunchScanner> {
+public:
+  explicit LaunchScanner(ASTContext &Ctx) : Ctx(Ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Current;
+    Current = FD;
+    bool Result = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Current = Saved;
+    return Result;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
+    const FunctionDecl *Saved = Current;
+    Current = MD;
+    bool Result = RecursiveASTVisitor::TraverseCXXMethodDecl(MD);
+    Current = Saved;
+    return Result;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
+        !FD->isDependentContext())
+      Kernels.push_back(FD);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Current && Current->isDependentContext())
+      return true;
+    std::optional<KernelLaunch> Launch = asKernelLaunch(Call, Ctx);
+    if (!Launch || !Launch->Kernel)
+      return true;
+    const Expr *Block = blockArgument(*Launch);
+    bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
+    auto [It, Inserted] =
+        Launches.try_emplace(Launch->Kernel->getCanonicalDecl(), Aligned);
+    if (!Inserted)
+      It->second = It->second && Aligned;
+    return true;
+  }
+
+  ASTContext &Ctx;
+  const FunctionDecl *Current = nullptr;
+  std::vector<const FunctionDecl *> Kernels;
+  llvm::DenseMap<const FunctionDecl *, bool> Launches;
+};
+
+/// The functions a body calls by name (its lambdas' bodies included).
+class CalleeCollector : public RecursiveASTVisitor<CalleeCollector> {
+public:
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      Callees.push_back(Callee);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    Callees.push_back(Construct->getConstructor());
+    return true;
+  }
+  std::vector<const FunctionDecl *> Callees;
+};
+
+} // namespace
+
+uint64_t knownFactorOfBlockX(const Expr *E, ASTContext &Context) {
+  return integerFactor(E, Context, 0);
+}
+
+bool impliesWarpAlignedRows(const Expr *Condition, ASTContext &Context) {
+  return implies(Condition, true, Context);
+}
+
+void LaunchShapes::scanLaunches() {
+  Scanned = true;
+  LaunchScanner Scanner(Context);
+  const SourceManager &SM = Context.getSourceManager();
+  for (Decl *D : Context.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(D->getLocation()))
+      Scanner.TraverseDecl(D);
+  LaunchedAligned = std::move(Scanner.Launches);
+  for (const FunctionDecl *Kernel : Scanner.Kernels) {
+    if (bodyChecksWarpAlignedRows(Kernel, Context))
+      CheckedInBody.insert(Kernel->getCanonicalDecl());
+    // Kernels the TU defines but does not launch count as unknown callers.
+    LaunchedAligned.try_emplace(Kernel->getCanonicalDecl(), false);
+  }
+}
+
+void LaunchShapes::propagateToCallees() {
+  Propagated = true;
+  // Two walks, each visiting a function once: from the kernels known to be
+  // aligned, and from all the others. A device function is aligned when
+  // only the first walk reaches it.
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
+      CalleesOf;
+  auto CalleesOfFunction =
+      [&](const FunctionDecl *F) -> const std::vector<const FunctionDecl *> & {
+    auto [It, Inserted] = CalleesOf.try_emplace(F);
+    if (Inserted) {
+      const FunctionDecl *Definition = nullptr;
+      if (F->hasBody(Definition) && Definition &&
+          !Definition->isDependentContext()) {
+        CalleeCollector Collector;
+        Collector.TraverseStmt(Definition->getBody());
+        It->second = std::move(Collector.Callees);
+      }
+    }
+    return CalleesOf[F];
+  };
+  auto Walk = [&](bool FromAligned, llvm::DenseSet<const FunctionDecl *> &Seen) {
+    std::vector<const FunctionDecl *> Stack;
+    for (const auto &[Kernel, Launched] : LaunchedAligned) {
+      bool Aligned = Launched || CheckedInBody.contains(Kernel);
+      if (Aligned == FromAligned)
+        Stack.push_back(Kernel);
+    }
+    while (!Stack.empty()) {
+      const FunctionDecl *F = Stack.back();
+      Stack.pop_back();
+      for (const FunctionDecl *Callee : CalleesOfFunction(F)) {
+        const FunctionDecl *Canonical = Callee->getCanonicalDecl();
+        if (Canonical->hasAttr<CUDAGlobalAttr>())
+          continue;
+        if (Seen.insert(Canonical).second)
+          Stack.push_back(Canonical);
+      }
+    }
+  };
+  llvm::DenseSet<const FunctionDecl *> FromAligned;
+  llvm::DenseSet<const FunctionDecl *> FromOthers;
+  Walk(true, FromAligned);
+  Walk(false, FromOthers);
+  for (const FunctionDecl *F : FromAligned)
+    CalleeAligned[F] = !FromOthers.contains(F);
+}
+
+bool LaunchShapes::rowsAreWarpAligned(const FunctionDecl *Function) {
+  if (!Function)
+    return false;
+  if (!Scanned)
+    scanLaunches();
+  const FunctionDecl *Canonical = Function->getCanonicalDecl();
+  if (Canonical->hasAttr<CUDAGlobalAttr>() ||
+      Function->hasAttr<CUDAGlobalAttr>()) {
+    if (CheckedInBody.contains(Canonical))
+      return true;
+    auto It = LaunchedAligned.find(Canonical);
+    return It != LaunchedAligned.end() && It->second;
+  }
+  if (!Propagated)
+    propagateToCallees();
+  auto It = CalleeAligned.find(Canonical);
+  return It != CalleeAligned.end() && It->second;
+}
+
+} // namespace clang::tidy::cuda::analysis

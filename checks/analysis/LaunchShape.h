@@ -1,0 +1,83 @@
+//===--- LaunchShape.h - what a TU tells about a kernel's block shape -----===//
+//
+// Whether the threads of a kernel's blocks are laid out in whole warps per
+// row: blockDim.x a multiple of 32. Then every warp lies within one row of
+// the block, so threadIdx.y and threadIdx.z are the same for all its lanes,
+// and a branch on them diverges between warps but never inside one. Kernels
+// written for `dim3(WARP_SIZE, nwarps)` blocks branch on threadIdx.y all the
+// time; without this fact each of those branches looks lane-divergent.
+//
+// The fact comes from what the translation unit shows:
+//  - every launch site of the kernel it resolves (`<<<grid, block>>>`,
+//    cudaLaunchKernel, cudaLaunchCooperativeKernel), with the block's x
+//    extent a known multiple of 32: a constant, a template argument, a
+//    product with such a factor, a local dim3 that is never changed;
+//  - or a check in the kernel that stops every other shape: an
+//    `assert(blockDim.x == 32)`, or an `if (blockDim.x != 32)` that returns
+//    or traps.
+// A kernel with no such launch or check (launched from another file, with a
+// block size computed at run time, through a pointer the TU does not
+// resolve) is unknown, and the analysis then treats threadIdx.y/z as varying
+// by lane, as before. A device function has the fact when every kernel of
+// the TU that reaches it (through calls clang's CallGraph sees) has it.
+//
+// Facts only; no diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHSHAPE_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHSHAPE_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <cstdint>
+#include <optional>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+} // namespace clang
+
+namespace clang::tidy::cuda::analysis {
+
+/// The largest power of two (up to 2^31) that \p E is known to be a multiple
+/// of, following constants, template arguments, products, shifts, sums and
+/// locals with one value; 1 when nothing is known. \p E is an integer or a
+/// dim3 (then its x extent).
+uint64_t knownFactorOfBlockX(const Expr *E, ASTContext &Context);
+
+/// True when the statement-level check \p Condition, failing, stops the
+/// kernel, and holding means blockDim.x is a multiple of 32:
+/// `blockDim.x == 32`, `blockDim.x % 32 == 0`, `32 == blockDim.x`.
+bool impliesWarpAlignedRows(const Expr *Condition, ASTContext &Context);
+
+class LaunchShapes {
+public:
+  /// Scans the translation unit's launch sites (lazily: nothing is done
+  /// until the first question).
+  explicit LaunchShapes(ASTContext &Context) : Context(Context) {}
+
+  /// blockDim.x is a multiple of 32 in every block \p Function runs in, as
+  /// far as the TU shows (see the file comment).
+  bool rowsAreWarpAligned(const FunctionDecl *Function);
+
+private:
+  void scanLaunches();
+  void propagateToCallees();
+
+  ASTContext &Context;
+  bool Scanned = false;
+  bool Propagated = false;
+  /// Canonical kernel -> every launch site the TU has of it gives a block x
+  /// that is a multiple of 32 (false once one does not).
+  llvm::DenseMap<const FunctionDecl *, bool> LaunchedAligned;
+  /// Canonical kernels whose body checks the shape itself.
+  llvm::DenseSet<const FunctionDecl *> CheckedInBody;
+  /// Canonical device functions -> reached only from aligned kernels.
+  llvm::DenseMap<const FunctionDecl *, bool> CalleeAligned;
+};
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif

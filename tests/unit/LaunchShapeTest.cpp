@@ -1,0 +1,216 @@
+//===--- LaunchShapeTest.cpp - block shapes learned from a TU -------------===//
+//
+// LaunchShapes answers "is blockDim.x a multiple of 32 wherever this runs?"
+// from the launch sites and shape checks a translation unit shows. Each
+// test parses real CUDA (the toolkit's headers) and asks about named
+// functions; the divergence test at the end shows what the fact buys.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/LaunchShape.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <string>
+
+namespace clang::tidy::cuda::analysis {
+namespace {
+
+using namespace clang::ast_matchers;
+
+class ParsedCuda {
+public:
+  explicit ParsedCuda(llvm::StringRef Code) {
+    std::vector<std::string> Args = {
+        "-x", "cuda", "--cuda-device-only", "--cuda-path=/usr/local/cuda",
+        "-I/usr/local/cuda/include/cccl", "-Wno-unknown-cuda-version",
+        "--cuda-gpu-arch=sm_90", "-std=c++17",
+        "-resource-dir=" CUDA_TIDY_TEST_RESOURCE_DIR};
+    std::string Source = "#include <cassert>\n#define WARP_SIZE 32\n";
+    Source += Code.str();
+    AST = tooling::buildASTFromCodeWithArgs(Source, Args, "shape.cu");
+  }
+  bool parsedCleanly() const {
+    return AST && !AST->getDiagnostics().hasErrorOccurred();
+  }
+  ASTContext &context() { return AST->getASTContext(); }
+  /// The first non-dependent definition named \p Name (an instantiation
+  /// for a template).
+  const FunctionDecl *function(llvm::StringRef Name) {
+    for (const auto &Node :
+         match(functionDecl(hasName(Name), isDefinition()).bind("f"),
+               context()))
+      if (const auto *FD = Node.getNodeAs<FunctionDecl>("f"))
+        if (!FD->isDependentContext())
+          return FD;
+    ADD_FAILURE() << "no function " << Name.str();
+    return nullptr;
+  }
+
+private:
+  std::unique_ptr<ASTUnit> AST;
+};
+
+TEST(LaunchShape, LaunchSitesWithWholeWarpRows) {
+  ParsedCuda P(R"cu(
+__global__ void literal() {}
+__global__ void dimLocal() {}
+__global__ void product() {}
+__global__ void templated() {}
+template <int Rows> __global__ void instance() {}
+__global__ void half() {}
+__global__ void runtime() {}
+__global__ void mixed() {}
+__global__ void changed() {}
+__global__ void viaApi() {}
+__global__ void never() {}
+void host(int n, int nwarps) {
+  literal<<<n, 256>>>();
+  const dim3 block(WARP_SIZE, nwarps, 1);
+  dimLocal<<<n, block>>>();
+  product<<<n, WARP_SIZE * nwarps>>>();
+  instance<4><<<n, dim3(WARP_SIZE, 4)>>>();
+  half<<<n, dim3(16, 16)>>>();
+  runtime<<<n, n>>>();
+  mixed<<<n, 64>>>();
+  mixed<<<n, n + 1>>>();
+  dim3 grows(32, 2);
+  grows.x = n;
+  changed<<<1, grows>>>();
+  void *args[] = {nullptr};
+  cudaLaunchKernel((const void *)viaApi, dim3(n), dim3(128), args, 0, 0);
+}
+template <int BlockSize> void launchTemplated(int n) {
+  templated<<<n, BlockSize>>>();
+}
+template void launchTemplated<96>(int);
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("literal")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("dimLocal")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("product")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("instance")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("templated")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("viaApi")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("half")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("runtime")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("mixed")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("changed")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("never")));
+}
+
+TEST(LaunchShape, ShapeChecksInTheKernel) {
+  ParsedCuda P(R"cu(
+__global__ void asserted() { assert(blockDim.x == WARP_SIZE); }
+__global__ void returns() { if (blockDim.x != 64) return; }
+__global__ void remainderCheck() { if (blockDim.x % 32 != 0) { __trap(); } }
+__global__ void masked() { if ((blockDim.x & 31) != 0) return; }
+__global__ void wrongBound() { assert(blockDim.x <= 64); }
+__global__ void wrongAxis() { assert(blockDim.y == 32); }
+__global__ void notLeaving(int *p) { if (blockDim.x != 32) p[0] = 1; }
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("asserted")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("returns")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("remainderCheck")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("masked")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("wrongBound")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("wrongAxis")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("notLeaving")));
+}
+
+TEST(LaunchShape, DeviceFunctionsInheritFromEveryKernelThatReachesThem) {
+  ParsedCuda P(R"cu(
+__device__ int leaf() { return threadIdx.y; }
+__device__ int onlyAligned() { return leaf(); }
+__device__ int shared() { return threadIdx.y; }
+__device__ int unreached() { return threadIdx.y; }
+__global__ void aligned(int *p) { p[0] = onlyAligned() + shared(); }
+__global__ void narrow(int *p) { p[0] = shared(); }
+void host(int *p) {
+  aligned<<<1, dim3(32, 4)>>>(p);
+  narrow<<<1, dim3(8, 4)>>>(p);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("onlyAligned")));
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("leaf")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("shared")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("unreached")));
+}
+
+TEST(LaunchShape, KnownFactors) {
+  ParsedCuda P(R"cu(
+template <int N> __host__ __device__ void sink(int);
+void host(int n) {
+  sink<0>(32 * n);
+  sink<1>(n << 6);
+  sink<2>(64 + 32 * n);
+  sink<3>(n ? 64 : 128);
+  sink<4>(n + 32);
+  sink<5>(0);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  auto Calls = match(
+      callExpr(callee(functionDecl(hasName("sink")))).bind("c"), P.context());
+  std::map<int, uint64_t> Factors;
+  for (const auto &Node : Calls) {
+    const auto *Call = Node.getNodeAs<CallExpr>("c");
+    const auto *Callee = Call->getDirectCallee();
+    int Which = Callee->getTemplateSpecializationArgs()->get(0).getAsIntegral()
+                    .getExtValue();
+    Factors[Which] = knownFactorOfBlockX(Call->getArg(0), P.context());
+  }
+  EXPECT_EQ(Factors[0], 32u);
+  EXPECT_EQ(Factors[1], 64u);
+  EXPECT_EQ(Factors[2], 32u);
+  EXPECT_EQ(Factors[3], 64u);
+  EXPECT_EQ(Factors[4], 1u);
+  EXPECT_EQ(Factors[5], uint64_t(1) << 31);
+}
+
+TEST(LaunchShape, LaunchedShapeMakesThreadIdxYWarpUniform) {
+  ParsedCuda P(R"cu(
+__device__ void probe(unsigned);
+__global__ void rows() { probe(threadIdx.y); probe(threadIdx.x); }
+__global__ void unknown() { probe(threadIdx.y); }
+void host() { rows<<<1, dim3(32, 8)>>>(); }
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  AnalysisManager Manager(P.context(), AnalysisOptions{});
+  auto ProbeArg = [&](llvm::StringRef Kernel, unsigned Index) {
+    const FunctionDecl *FD = P.function(Kernel);
+    auto Found = match(
+        functionDecl(equalsNode(FD),
+                     forEachDescendant(
+                         callExpr(callee(functionDecl(hasName("probe"))))
+                             .bind("c"))),
+        P.context());
+    std::vector<const CallExpr *> Calls;
+    for (const auto &Node : Found)
+      Calls.push_back(Node.getNodeAs<CallExpr>("c"));
+    llvm::sort(Calls, [&](const CallExpr *A, const CallExpr *B) {
+      return P.context().getSourceManager().isBeforeInTranslationUnit(
+          A->getBeginLoc(), B->getBeginLoc());
+    });
+    return Manager.divergence(FD)->uniformityOf(Calls.at(Index)->getArg(0));
+  };
+  EXPECT_EQ(ProbeArg("rows", 0).scope(), Scope::Warp);
+  EXPECT_EQ(ProbeArg("rows", 1).scope(), Scope::Thread);
+  EXPECT_EQ(ProbeArg("unknown", 0).scope(), Scope::Thread);
+}
+
+} // namespace
+} // namespace clang::tidy::cuda::analysis
