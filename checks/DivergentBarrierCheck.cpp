@@ -1,6 +1,7 @@
 //===--- DivergentBarrierCheck.cpp - cuda-divergent-barrier ---------------===//
 
 #include "checks/DivergentBarrierCheck.h"
+#include "checks/analysis/SharedExchange.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/CallSummaries.h"
@@ -53,17 +54,29 @@ std::string groupSpelling(const analysis::GroupOperand &Group) {
   return Spelling;
 }
 
+/// The threads that miss the barrier have returned from the kernel itself:
+/// since Volta a block barrier waits only for threads that have not exited.
+/// (A return from a __device__ function leaves them alive in the caller.)
+bool onlyExitedThreadsMissIt(const DivergenceReason &Reason,
+                             const FunctionDecl *Kernel) {
+  return Reason.Kind == DivergenceKind::EarlyExit && Reason.Exit &&
+         isa<ReturnStmt>(Reason.Exit) && Reason.Function == Kernel &&
+         Kernel->hasAttr<CUDAGlobalAttr>();
+}
+
 } // namespace
 
 DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AssumeBlockDimXMultipleOf32(
-          Options.get("AssumeBlockDimXMultipleOf32", false)) {}
+          Options.get("AssumeBlockDimXMultipleOf32", false)),
+      ReportPotential(Options.get("ReportPotential", false)) {}
 
 void DivergentBarrierCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AssumeBlockDimXMultipleOf32",
                 AssumeBlockDimXMultipleOf32);
+  Options.store(Opts, "ReportPotential", ReportPotential);
 }
 
 void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
@@ -152,12 +165,28 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
             analysis::asBarrierCall(Call)) {
       std::optional<DivergenceReason> Reason =
           Divergence->divergenceAt(Call, Barrier->BarrierScope);
-      if (!Reason || !Reported.insert(Loc.getRawEncoding()).second)
+      if (!Reason)
         continue;
-      diag(Loc, "'%0' is reached under control flow that diverges within "
-                "the %1 (%2)")
-          << Barrier->Spelling << scopeName(Barrier->BarrierScope)
-          << analysis::divergenceKindName(Reason->Kind);
+      bool Potential = Barrier->BarrierScope == Scope::Block &&
+                       onlyExitedThreadsMissIt(*Reason, Function) &&
+                       !analysis::readsSharedWrittenByOthers(
+                           Function, Reason->Exit, Call, Ctx);
+      if ((Potential && !ReportPotential) ||
+          !Reported.insert(Loc.getRawEncoding()).second)
+        continue;
+      if (Potential)
+        diag(Loc, "'%0' is reached under control flow that diverges within "
+                  "the %1 (%2); potential: the threads that returned count "
+                  "as arrived, so this is a bug only if a surviving thread "
+                  "reads what an exited one should have written, which the "
+                  "tool does not see here")
+            << Barrier->Spelling << scopeName(Barrier->BarrierScope)
+            << analysis::divergenceKindName(Reason->Kind);
+      else
+        diag(Loc, "'%0' is reached under control flow that diverges within "
+                  "the %1 (%2)")
+            << Barrier->Spelling << scopeName(Barrier->BarrierScope)
+            << analysis::divergenceKindName(Reason->Kind);
       explainReason(*Reason, Barrier->BarrierScope, Ctx);
       continue;
     }

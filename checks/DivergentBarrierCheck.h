@@ -49,6 +49,10 @@ private:
 
   /// blockDim.x is a multiple of 32: threadIdx.y and .z are warp-uniform.
   const bool AssumeBlockDimXMultipleOf32;
+  /// Also report barriers that only threads returned from the kernel miss,
+  /// where no surviving thread is seen reading what they should have
+  /// written (the potential tier; off by default).
+  const bool ReportPotential;
   /// Locations already reported: a template is checked once per
   /// instantiation, a barrier is reported once.
   llvm::DenseSet<unsigned> Reported;

@@ -1,0 +1,117 @@
+//===--- SharedExchange.cpp - threads reading what others wrote -----------===//
+
+#include "checks/analysis/SharedExchange.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::cuda::analysis {
+
+namespace {
+
+/// One subscripted access to a __shared__ array.
+struct SharedAccess {
+  const VarDecl *Variable = nullptr;
+  const ArraySubscriptExpr *Element = nullptr;
+  SourceLocation Where;
+  bool IsWrite = false;
+};
+
+/// The __shared__ array an element access names, through nested subscripts
+/// (`tile[y][x]`), or nullptr.
+const VarDecl *sharedArrayOf(const ArraySubscriptExpr *Subscript) {
+  const Expr *Base = Subscript->getBase()->IgnoreParenImpCasts();
+  while (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Base))
+    Base = Inner->getBase()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && Var->hasAttr<CUDASharedAttr>() ? Var : nullptr;
+}
+
+class AccessCollector : public RecursiveASTVisitor<AccessCollector> {
+public:
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *Subscript) {
+    // The outermost subscript of a chain is the element; inner ones are
+    // visited too and skipped here.
+    if (const auto *Parent = Parents.lookup(Subscript);
+        Parent && isa<ArraySubscriptExpr>(Parent) &&
+        cast<ArraySubscriptExpr>(Parent)->getBase()->IgnoreParenImpCasts() ==
+            Subscript)
+      return true;
+    if (const VarDecl *Var = sharedArrayOf(Subscript))
+      Accesses.push_back(
+          {Var, Subscript, Subscript->getBeginLoc(), Written.contains(Subscript)});
+    return true;
+  }
+  bool VisitStmt(Stmt *S) {
+    for (Stmt *Child : S->children())
+      if (Child)
+        Parents[Child] = S;
+    auto MarkWritten = [&](const Expr *E) {
+      if (const auto *Subscript =
+              dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts()))
+        Written.insert(Subscript);
+    };
+    if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
+      if (Binary->isAssignmentOp())
+        MarkWritten(Binary->getLHS());
+    } else if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
+      // An increment writes; `&tile[i]` handed to an atomic writes too.
+      if (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf)
+        MarkWritten(Unary->getSubExpr());
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+      if (Op->isAssignmentOp() && Op->getNumArgs() > 0)
+        MarkWritten(Op->getArg(0));
+    }
+    return true;
+  }
+  // Parents are recorded before children are visited (pre-order), so a
+  // subscript knows whether it is an assignment's target when visited.
+  llvm::DenseMap<const Stmt *, const Stmt *> Parents;
+  llvm::DenseSet<const ArraySubscriptExpr *> Written;
+  std::vector<SharedAccess> Accesses;
+};
+
+llvm::FoldingSetNodeID spelling(const Expr *Element, const ASTContext &Ctx) {
+  llvm::FoldingSetNodeID ID;
+  Element->Profile(ID, Ctx, /*Canonical=*/true);
+  return ID;
+}
+
+} // namespace
+
+bool readsSharedWrittenByOthers(const FunctionDecl *Function, const Stmt *Exit,
+                                const Stmt *Barrier, ASTContext &Context) {
+  if (!Function || !Function->getBody() || !Barrier)
+    return false;
+  AccessCollector Collector;
+  Collector.TraverseStmt(Function->getBody());
+  const SourceManager &SM = Context.getSourceManager();
+  SourceLocation From = Exit ? Exit->getEndLoc() : Function->getBeginLoc();
+  SourceLocation BarrierLoc = Barrier->getBeginLoc();
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<llvm::FoldingSetNodeID, 2>>
+      WrittenElements;
+  for (const SharedAccess &A : Collector.Accesses)
+    if (A.IsWrite && SM.isBeforeInTranslationUnit(From, A.Where) &&
+        SM.isBeforeInTranslationUnit(A.Where, BarrierLoc))
+      WrittenElements[A.Variable].push_back(spelling(A.Element, Context));
+  for (const SharedAccess &A : Collector.Accesses) {
+    if (A.IsWrite || !SM.isBeforeInTranslationUnit(BarrierLoc, A.Where))
+      continue;
+    auto It = WrittenElements.find(A.Variable);
+    if (It == WrittenElements.end())
+      continue;
+    llvm::FoldingSetNodeID Read = spelling(A.Element, Context);
+    if (!llvm::is_contained(It->second, Read))
+      return true;
+  }
+  return false;
+}
+
+} // namespace clang::tidy::cuda::analysis

@@ -1,0 +1,43 @@
+//===--- SharedExchange.h - threads reading what others wrote, across a barrier ===//
+//
+// Since Volta a block barrier waits only for threads that have not exited:
+// `if (i >= n) return; ... __syncthreads();` neither hangs nor deadlocks. It
+// is a bug only when a surviving thread, after the barrier, reads __shared__
+// memory that an exited thread should have written before it. This file
+// answers that question for one barrier, approximately and in linear time:
+//
+//   some __shared__ variable is written after the exit and before the
+//   barrier, and read after the barrier at an element spelled differently
+//   from every element written (`tile[threadIdx.x + 1]` against
+//   `tile[threadIdx.x]`, or a loop's `buf[i]` against another loop's).
+//
+// Reading one's own element back (`tile[threadIdx.x]` on both sides) is not
+// an exchange, nor is a __shared__ scalar (written by one thread, which
+// exits only when its whole block does in the usual bounds checks). Order is
+// source order, so a loop that carries values from one iteration's barrier
+// to the next iteration is seen only as far as source order shows it.
+//
+// Facts only; no diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_SHAREDEXCHANGE_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_SHAREDEXCHANGE_H
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace clang::tidy::cuda::analysis {
+
+/// True when, in \p Function, a __shared__ element is written between
+/// \p Exit and \p Barrier and a different element of the same variable is
+/// read after \p Barrier (see the file comment).
+bool readsSharedWrittenByOthers(const FunctionDecl *Function, const Stmt *Exit,
+                                const Stmt *Barrier, ASTContext &Context);
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif
