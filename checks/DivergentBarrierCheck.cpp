@@ -156,6 +156,15 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Divergence || !Divergence->isAnalyzed())
     return;
 
+  // Built on first need: only barriers after a kernel's return ask.
+  std::optional<analysis::SharedAccesses> Shared;
+  auto SharedAccessesOf =
+      [&](const FunctionDecl *F) -> const analysis::SharedAccesses & {
+    if (!Shared)
+      Shared.emplace(F, Ctx);
+    return *Shared;
+  };
+
   for (const CallExpr *Call : Divergence->calls()) {
     if (!Divergence->isReachable(Call))
       continue;
@@ -169,8 +178,8 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
         continue;
       bool Potential = Barrier->BarrierScope == Scope::Block &&
                        onlyExitedThreadsMissIt(*Reason, Function) &&
-                       !analysis::readsSharedWrittenByOthers(
-                           Function, Reason->Exit, Call, Ctx);
+                       !SharedAccessesOf(Function).readsWrittenByOthers(
+                           Reason->Exit, Call);
       if ((Potential && !ReportPotential) ||
           !Reported.insert(Loc.getRawEncoding()).second)
         continue;

@@ -86,29 +86,47 @@ llvm::FoldingSetNodeID spelling(const Expr *Element, const ASTContext &Ctx) {
 
 } // namespace
 
-bool readsSharedWrittenByOthers(const FunctionDecl *Function, const Stmt *Exit,
-                                const Stmt *Barrier, ASTContext &Context) {
-  if (!Function || !Function->getBody() || !Barrier)
-    return false;
+SharedAccesses::SharedAccesses(const FunctionDecl *Function,
+                               ASTContext &Context)
+    : Context(Context) {
+  if (!Function || !Function->getBody())
+    return;
+  FunctionBegin = Function->getBeginLoc();
   AccessCollector Collector;
   Collector.TraverseStmt(Function->getBody());
   const SourceManager &SM = Context.getSourceManager();
-  SourceLocation From = Exit ? Exit->getEndLoc() : Function->getBeginLoc();
-  SourceLocation BarrierLoc = Barrier->getBeginLoc();
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<llvm::FoldingSetNodeID, 2>>
-      WrittenElements;
   for (const SharedAccess &A : Collector.Accesses)
-    if (A.IsWrite && SM.isBeforeInTranslationUnit(From, A.Where) &&
-        SM.isBeforeInTranslationUnit(A.Where, BarrierLoc))
-      WrittenElements[A.Variable].push_back(spelling(A.Element, Context));
-  for (const SharedAccess &A : Collector.Accesses) {
-    if (A.IsWrite || !SM.isBeforeInTranslationUnit(BarrierLoc, A.Where))
+    Accesses.push_back(
+        {A.Variable, spelling(A.Element, Context), A.Where, A.IsWrite});
+  llvm::stable_sort(Accesses, [&](const Access &L, const Access &R) {
+    return SM.isBeforeInTranslationUnit(L.Where, R.Where);
+  });
+}
+
+bool SharedAccesses::readsWrittenByOthers(const Stmt *Exit,
+                                          const Stmt *Barrier) const {
+  if (!Barrier || Accesses.empty())
+    return false;
+  const SourceManager &SM = Context.getSourceManager();
+  SourceLocation From = Exit ? Exit->getEndLoc() : FunctionBegin;
+  SourceLocation BarrierLoc = Barrier->getBeginLoc();
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Access *, 2>>
+      Written;
+  for (const Access &A : Accesses) {
+    bool AfterBarrier = SM.isBeforeInTranslationUnit(BarrierLoc, A.Where);
+    if (!AfterBarrier) {
+      if (A.IsWrite && SM.isBeforeInTranslationUnit(From, A.Where))
+        Written[A.Variable].push_back(&A);
       continue;
-    auto It = WrittenElements.find(A.Variable);
-    if (It == WrittenElements.end())
+    }
+    if (A.IsWrite)
       continue;
-    llvm::FoldingSetNodeID Read = spelling(A.Element, Context);
-    if (!llvm::is_contained(It->second, Read))
+    auto It = Written.find(A.Variable);
+    if (It == Written.end())
+      continue;
+    if (llvm::none_of(It->second, [&](const Access *W) {
+          return W->Element == A.Element;
+        }))
       return true;
   }
   return false;

@@ -24,19 +24,43 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_SHAREDEXCHANGE_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_SHAREDEXCHANGE_H
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/FoldingSet.h"
+#include "clang/Basic/SourceLocation.h"
+#include <vector>
+
 namespace clang {
 class ASTContext;
 class FunctionDecl;
 class Stmt;
+class VarDecl;
 } // namespace clang
 
 namespace clang::tidy::cuda::analysis {
 
-/// True when, in \p Function, a __shared__ element is written between
-/// \p Exit and \p Barrier and a different element of the same variable is
-/// read after \p Barrier (see the file comment).
-bool readsSharedWrittenByOthers(const FunctionDecl *Function, const Stmt *Exit,
-                                const Stmt *Barrier, ASTContext &Context);
+/// The subscripted __shared__ accesses of one function body, collected once
+/// (one walk of the body) and asked about many barriers.
+class SharedAccesses {
+public:
+  SharedAccesses(const FunctionDecl *Function, ASTContext &Context);
+
+  /// True when a __shared__ element is written between \p Exit and
+  /// \p Barrier and a different element of the same variable is read after
+  /// \p Barrier (see the file comment).
+  bool readsWrittenByOthers(const Stmt *Exit, const Stmt *Barrier) const;
+
+private:
+  struct Access {
+    const VarDecl *Variable = nullptr;
+    llvm::FoldingSetNodeID Element;
+    SourceLocation Where;
+    bool IsWrite = false;
+  };
+  ASTContext &Context;
+  SourceLocation FunctionBegin;
+  /// In source order.
+  std::vector<Access> Accesses;
+};
 
 } // namespace clang::tidy::cuda::analysis
 
