@@ -1,14 +1,18 @@
 //===--- FixApplier.cpp - applies fix-its without ever losing a file ------===//
 
 #include "tool/driver/FixApplier.h"
+#include "tool/driver/HeaderPairing.h"
 
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace clang::tidy::cuda::driver {
 
@@ -20,12 +24,12 @@ static std::optional<std::string> hashOfFile(llvm::StringRef Path) {
       (*Buffer)->getBuffer())));
 }
 
-/// Snapshots are keyed by absolute, dot-free paths, as clang-tidy reports.
-static std::string canonicalPath(llvm::StringRef Path) {
-  llvm::SmallString<256> P(Path);
-  (void)llvm::sys::fs::make_absolute(P); // else relative: still a key
-  llvm::sys::path::remove_dots(P, true);
-  return P.str().str();
+/// Snapshots and fixes are keyed by the file's identity (its real path):
+/// one file reached as `src/../include/h.cuh` and as `include/h.cuh` (or
+/// through a symlinked folder) is one key.
+static std::string canonicalPath(llvm::StringRef Path,
+                                 llvm::StringRef BuildDirectory = {}) {
+  return fileIdentity(Path, BuildDirectory);
 }
 
 void FileSnapshots::record(llvm::StringRef Path) {
@@ -85,31 +89,60 @@ llvm::Error writeFileAtomically(llvm::StringRef Path,
 FixSummary applyFixes(llvm::ArrayRef<ClangTidyError> Errors, bool FromNotes,
                       const FileSnapshots &Snapshots, llvm::raw_ostream &Log) {
   FixSummary Summary;
+  // By file identity, each replacement renamed to it: replacements of one
+  // file must name it alike to be merged, and a header's fix seen by two
+  // translation units under two spellings was once applied twice at the
+  // same offsets (`const const cg::thread_&block &b`, issue 16 F1).
   std::map<std::string, tooling::Replacements> ByFile;
-  auto Take = [&](const llvm::StringMap<tooling::Replacements> &Fix) {
+  std::vector<std::vector<std::string>> AcceptedFixes; ///< Their files.
+  std::set<std::vector<std::tuple<std::string, unsigned, unsigned, std::string>>>
+      Taken;
+  auto Take = [&](const llvm::StringMap<tooling::Replacements> &Fix,
+                  llvm::StringRef BuildDirectory) {
     if (Fix.empty())
+      return;
+    std::vector<tooling::Replacement> Renamed;
+    std::vector<std::tuple<std::string, unsigned, unsigned, std::string>> Key;
+    for (const auto &Entry : Fix)
+      for (const tooling::Replacement &R : Entry.second) {
+        std::string File = canonicalPath(R.getFilePath(), BuildDirectory);
+        Key.emplace_back(File, R.getOffset(), R.getLength(),
+                         R.getReplacementText().str());
+        Renamed.emplace_back(File, R.getOffset(), R.getLength(),
+                             R.getReplacementText());
+      }
+    llvm::sort(Key);
+    // The same fix again (the same finding reported through another file):
+    // it is written once.
+    if (!Taken.insert(Key).second)
       return;
     ++Summary.Suggested;
     // All of a finding's replacements go in, or none: half a fix can leave
     // code that no longer compiles.
     std::map<std::string, tooling::Replacements> Trial = ByFile;
-    for (const auto &Entry : Fix)
-      for (const tooling::Replacement &R : Entry.second)
-        if (llvm::Error E = Trial[R.getFilePath().str()].add(R)) {
-          llvm::consumeError(std::move(E));
-          ++Summary.Overlapping;
-          return;
-        }
+    for (const tooling::Replacement &R : Renamed)
+      if (llvm::Error E = Trial[R.getFilePath().str()].add(R)) {
+        llvm::consumeError(std::move(E));
+        ++Summary.Overlapping;
+        return;
+      }
     ByFile = std::move(Trial);
-    ++Summary.Applied;
+    std::vector<std::string> Files;
+    for (const tooling::Replacement &R : Renamed)
+      Files.push_back(R.getFilePath().str());
+    AcceptedFixes.push_back(std::move(Files));
   };
   for (const ClangTidyError &Error : Errors) {
-    Take(Error.Message.Fix);
+    Take(Error.Message.Fix, Error.BuildDirectory);
     if (FromNotes)
       for (const tooling::DiagnosticMessage &Note : Error.Notes)
-        Take(Note.Fix);
+        Take(Note.Fix, Error.BuildDirectory);
   }
+  // "Applied" counts the fixes whose files were all written (issue 16
+  // F20), not the ones that were merely accepted.
+  std::set<std::string> Refused;
   for (const auto &[Path, Replacements] : ByFile) {
+    Refused.insert(Path); // until it is written
     if (Snapshots.changedSince(Path)) {
       Log << "cuda-tidy: error: '" << Path
           << "' changed since it was analyzed; its fixes were not written\n";
@@ -131,15 +164,23 @@ FixSummary applyFixes(llvm::ArrayRef<ClangTidyError> Errors, bool FromNotes,
       ++Summary.FilesRefused;
       continue;
     }
-    if (*Fixed == (*Buffer)->getBuffer())
+    if (*Fixed == (*Buffer)->getBuffer()) {
+      Refused.erase(Path);
       continue;
+    }
     if (llvm::Error E = writeFileAtomically(Path, *Fixed)) {
       Log << "cuda-tidy: error: " << llvm::toString(std::move(E)) << "\n";
       ++Summary.FilesRefused;
       continue;
     }
+    Refused.erase(Path);
     ++Summary.FilesWritten;
   }
+  Summary.Applied = llvm::count_if(AcceptedFixes, [&](const auto &Files) {
+    return llvm::none_of(Files, [&](const std::string &F) {
+      return Refused.count(F) != 0;
+    });
+  });
   return Summary;
 }
 

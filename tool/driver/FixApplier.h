@@ -28,8 +28,8 @@ private:
 };
 
 struct FixSummary {
-  unsigned Suggested = 0; ///< Findings that carried a fix.
-  unsigned Applied = 0;
+  unsigned Suggested = 0; ///< Findings that carried a fix (each fix once).
+  unsigned Applied = 0;   ///< Of those, written (every file they touch).
   unsigned Overlapping = 0;   ///< Skipped: they overlap an earlier fix.
   unsigned FilesWritten = 0;
   unsigned FilesRefused = 0;  ///< Changed since analysis, or unwritable.
