@@ -3,6 +3,7 @@
 #include "tool/driver/CompilerLauncher.h"
 #include "tool/driver/ExitCodes.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -17,21 +18,54 @@ static bool isSourceFile(llvm::StringRef Arg) {
          Ext == ".cxx" || Ext == ".c";
 }
 
+/// \p Arg names the compiler: an executable file, as a path, or a bare
+/// name found on PATH (`--launcher nvcc ...`); the path to run, else none.
+static std::optional<std::string> compilerPath(llvm::StringRef Arg) {
+  if (Arg.empty() || Arg.starts_with("-"))
+    return std::nullopt;
+  if (llvm::sys::path::has_parent_path(Arg)) {
+    if (llvm::sys::fs::can_execute(Arg) && !llvm::sys::fs::is_directory(Arg))
+      return Arg.str();
+    return std::nullopt;
+  }
+  // A bare name is looked up on PATH, as the shell and CMake would, not in
+  // the working folder (issue 16 F21).
+  if (llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Arg))
+    return *Found;
+  return std::nullopt;
+}
+
 std::optional<LauncherInvocation>
 parseLauncherInvocation(llvm::ArrayRef<const char *> Argv) {
-  if (Argv.size() < 2 || llvm::StringRef(Argv[1]) != "--launcher")
+  // --launcher may come anywhere among cuda-tidy's own options, before the
+  // compiler (and before any `--`, after which flags are compile flags).
+  size_t Launcher = 0;
+  for (size_t I = 1; I < Argv.size(); ++I) {
+    llvm::StringRef Arg = Argv[I];
+    if (Arg == "--")
+      return std::nullopt;
+    if (Arg == "--launcher" || Arg == "-launcher") {
+      Launcher = I;
+      break;
+    }
+  }
+  if (!Launcher)
     return std::nullopt;
   LauncherInvocation Invocation;
-  size_t I = 2;
+  for (size_t I = 1; I < Launcher; ++I)
+    Invocation.TidyArgs.emplace_back(Argv[I]);
+  size_t I = Launcher + 1;
+  std::optional<std::string> Compiler;
   for (; I < Argv.size(); ++I) {
     llvm::StringRef Arg = Argv[I];
-    if (!Arg.starts_with("-") && llvm::sys::fs::can_execute(Arg) &&
-        !llvm::sys::fs::is_directory(Arg))
+    if ((Compiler = compilerPath(Arg)))
       break;
     Invocation.TidyArgs.push_back(Arg.str());
   }
   for (; I < Argv.size(); ++I)
     Invocation.Compiler.emplace_back(Argv[I]);
+  if (Compiler)
+    Invocation.Compiler.front() = *Compiler;
   for (size_t J = 1; J < Invocation.Compiler.size(); ++J) {
     llvm::StringRef Arg = Invocation.Compiler[J];
     llvm::StringRef Previous = Invocation.Compiler[J - 1];
@@ -106,10 +140,29 @@ int runAsCompilerLauncher(const LauncherInvocation &Invocation,
       (void)llvm::sys::fs::remove(DbPath);
       (void)llvm::sys::fs::remove(Dir);
     }
-    if (LintStatus == ExitAnalysisFailed || LintStatus == ExitUsageError)
+    if (LintStatus < 0) {
+      // Killed by a signal, or not started: its findings are unknown. Under
+      // a gate (--warnings-as-errors) that fails the step as a finding
+      // would have (issue 16 F8); else the build goes on, with a warning.
+      const bool Gate = llvm::any_of(Invocation.TidyArgs, [](const std::string &A) {
+        return llvm::StringRef(A).starts_with("--warnings-as-errors") ||
+               llvm::StringRef(A).starts_with("-warnings-as-errors");
+      });
+      llvm::errs() << "cuda-tidy --launcher: the analysis of '"
+                   << Invocation.Source << "' did not finish ("
+                   << (LintStatus == -2 ? "killed by a signal"
+                                        : "could not run")
+                   << ")"
+                   << (Gate ? "; failing this step, as --warnings-as-errors "
+                              "asks for every file to be checked\n"
+                            : "; compiling it anyway\n");
+      LintStatus = Gate ? ExitFindingsAsErrors : ExitSuccess;
+    } else if (LintStatus == ExitAnalysisFailed ||
+               LintStatus == ExitUsageError) {
       llvm::errs() << "cuda-tidy --launcher: could not analyze '"
                    << Invocation.Source << "' (exit " << LintStatus
                    << "); compiling it anyway\n";
+    }
   }
   int CompileStatus = runCompiler(Invocation.Compiler);
   if (CompileStatus != 0)

@@ -25,9 +25,11 @@ struct LauncherInvocation {
   std::string Source;                ///< The file it compiles.
 };
 
-/// Splits `--launcher [tidy options] <compiler> <args>`; nullopt when argv
-/// does not start with --launcher. The compiler is the first argument that
-/// is not an option of cuda-tidy and names an executable file.
+/// Splits `[tidy options] --launcher [tidy options] <compiler> <args>`;
+/// nullopt when no --launcher comes before the first file argument. The
+/// compiler is the first argument after --launcher that is not an option
+/// of cuda-tidy and names an executable: a path, or a bare name found on
+/// PATH (then the Compiler's first element is the path found).
 std::optional<LauncherInvocation>
 parseLauncherInvocation(llvm::ArrayRef<const char *> Argv);
 

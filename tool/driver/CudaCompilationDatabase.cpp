@@ -156,6 +156,15 @@ CudaCompilationDatabase::filesWithoutProjectCommand() const {
   return {Unknown.begin(), Unknown.end()};
 }
 
+std::optional<std::string>
+CudaCompilationDatabase::commandOrigin(StringRef File) const {
+  std::scoped_lock Lock(Mutex);
+  auto It = Unknown.find(absoluteName(File));
+  if (It == Unknown.end())
+    return std::nullopt;
+  return It->second;
+}
+
 bool CudaCompilationDatabase::hasProjectCommand(StringRef File) const {
   if (!Project)
     return false;

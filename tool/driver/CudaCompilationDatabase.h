@@ -46,6 +46,11 @@ public:
   std::vector<std::pair<std::string, std::string>>
   filesWithoutProjectCommand() const;
 
+  /// Where \p File's command came from when the project database did not
+  /// know it (as filesWithoutProjectCommand() says it); none when it did,
+  /// or when \p File was not asked for yet.
+  std::optional<std::string> commandOrigin(StringRef File) const;
+
   /// True when the project database holds a command of its own for \p File
   /// (not one inferred from another file's).
   bool hasProjectCommand(StringRef File) const;

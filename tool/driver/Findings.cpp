@@ -79,41 +79,44 @@ static std::string normalizedCode(llvm::StringRef Line) {
   return Out;
 }
 
+Finding FindingMaker::make(const ClangTidyError &Error) {
+  Finding F;
+  F.Check = Error.DiagnosticName;
+  F.IsCompilerError = Error.DiagnosticName == "clang-diagnostic-error";
+  F.Level = Error.DiagLevel == ClangTidyError::Error || Error.IsWarningAsError
+                ? Finding::Severity::Error
+                : Finding::Severity::Warning;
+  F.Where = Lines.locate(Error.Message.FilePath, Error.Message.FileOffset);
+  F.Message = Error.Message.Message;
+  for (const tooling::DiagnosticMessage &Note : Error.Notes)
+    F.Notes.push_back(
+        {Lines.locate(Note.FilePath, Note.FileOffset), Note.Message});
+  for (const auto &[File, Replacements] : Error.Message.Fix)
+    for (const tooling::Replacement &R : Replacements) {
+      FindingFix Fix;
+      Fix.File = R.getFilePath().str();
+      Fix.Offset = R.getOffset();
+      Fix.Length = R.getLength();
+      Fix.Replacement = R.getReplacementText().str();
+      Fix.Begin = Lines.locate(Fix.File, Fix.Offset);
+      Fix.End = Lines.locate(Fix.File, Fix.Offset + Fix.Length);
+      F.Fixes.push_back(std::move(Fix));
+    }
+  std::string Key = F.Check + "\n" + relativeTo(F.Where.File, Root) + "\n" +
+                    normalizedCode(Lines.lineText(F.Where.File, F.Where.Line));
+  unsigned Index = Occurrences[Key]++;
+  llvm::SHA256 Hash;
+  Hash.update(Key + "\n" + std::to_string(Index));
+  F.Fingerprint = llvm::toHex(Hash.final(), /*LowerCase=*/true).substr(0, 32);
+  return F;
+}
+
 std::vector<Finding> toFindings(const std::vector<ClangTidyError> &Errors,
                                 SourceLines &Lines, llvm::StringRef Root) {
+  FindingMaker Maker(Lines, Root);
   std::vector<Finding> Findings;
-  std::map<std::string, unsigned> Occurrences;
-  for (const ClangTidyError &Error : Errors) {
-    Finding F;
-    F.Check = Error.DiagnosticName;
-    F.IsCompilerError = Error.DiagnosticName == "clang-diagnostic-error";
-    F.Level = Error.DiagLevel == ClangTidyError::Error || Error.IsWarningAsError
-                  ? Finding::Severity::Error
-                  : Finding::Severity::Warning;
-    F.Where = Lines.locate(Error.Message.FilePath, Error.Message.FileOffset);
-    F.Message = Error.Message.Message;
-    for (const tooling::DiagnosticMessage &Note : Error.Notes)
-      F.Notes.push_back(
-          {Lines.locate(Note.FilePath, Note.FileOffset), Note.Message});
-    for (const auto &[File, Replacements] : Error.Message.Fix)
-      for (const tooling::Replacement &R : Replacements) {
-        FindingFix Fix;
-        Fix.File = R.getFilePath().str();
-        Fix.Offset = R.getOffset();
-        Fix.Length = R.getLength();
-        Fix.Replacement = R.getReplacementText().str();
-        Fix.Begin = Lines.locate(Fix.File, Fix.Offset);
-        Fix.End = Lines.locate(Fix.File, Fix.Offset + Fix.Length);
-        F.Fixes.push_back(std::move(Fix));
-      }
-    std::string Key = F.Check + "\n" + relativeTo(F.Where.File, Root) + "\n" +
-                      normalizedCode(Lines.lineText(F.Where.File, F.Where.Line));
-    unsigned Index = Occurrences[Key]++;
-    llvm::SHA256 Hash;
-    Hash.update(Key + "\n" + std::to_string(Index));
-    F.Fingerprint = llvm::toHex(Hash.final(), /*LowerCase=*/true).substr(0, 32);
-    Findings.push_back(std::move(F));
-  }
+  for (const ClangTidyError &Error : Errors)
+    Findings.push_back(Maker.make(Error));
   return Findings;
 }
 

@@ -11,6 +11,7 @@
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringMap.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,8 +66,23 @@ private:
   llvm::StringMap<FileLines> Files;
 };
 
-/// Converts clang-tidy's errors, in their order, and assigns fingerprints
-/// relative to \p Root (paths outside it keep their absolute form).
+/// Converts clang-tidy's errors one by one, in the order they are reported,
+/// and assigns fingerprints relative to \p Root (paths outside it keep their
+/// absolute form). The fingerprint counts the earlier occurrences of the
+/// same check, file and line text, so a run converts through one maker.
+class FindingMaker {
+public:
+  FindingMaker(SourceLines &Lines, llvm::StringRef Root)
+      : Lines(Lines), Root(Root.str()) {}
+  Finding make(const ClangTidyError &Error);
+
+private:
+  SourceLines &Lines;
+  std::string Root;
+  std::map<std::string, unsigned> Occurrences;
+};
+
+/// Converts clang-tidy's errors, in their order (one FindingMaker).
 std::vector<Finding> toFindings(const std::vector<ClangTidyError> &Errors,
                                 SourceLines &Lines, llvm::StringRef Root);
 

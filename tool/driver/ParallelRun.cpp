@@ -9,6 +9,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 #include <mutex>
 #include <set>
@@ -175,6 +176,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
   std::vector<char> Finished(Files.size(), 0);
+  std::vector<char> Failed(Files.size(), 0);
 
   RunResult Result;
   std::mutex ResultMutex;
@@ -200,7 +202,10 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
           Result.Errors.push_back(std::move(Error));
       PerFile[I].clear();
       if (Settings.FileDone)
-        Settings.FileDone(I, llvm::ArrayRef(Result.Errors).drop_front(First));
+        Settings.FileDone(I, llvm::ArrayRef(Result.Errors).drop_front(First),
+                          Failed[I] != 0);
+      else if (Failed[I])
+        llvm::errs() << "Error while processing " << Files[I] << ".\n";
     }
   };
 
@@ -216,11 +221,13 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
           new llvm::vfs::OverlayFileSystem(workerFileSystem(StartDir)));
       std::vector<ClangTidyError> Errors;
       ClangTidyStats Stats;
+      bool FileFailed = false;
       if (Caches) {
         FileRun Run = runFileWithCaches(Context, Compilations, Files[I], FS,
                                         Settings.FixNotes, *Caches);
         Errors = std::move(Run.Errors);
         Stats = Run.Stats;
+        FileFailed = Run.Failed;
       } else {
         Errors = runClangTidy(Context, Compilations, {Files[I]}, FS,
                               Settings.FixNotes, false, "", /*Quiet=*/true);
@@ -240,6 +247,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       PerFile[I] = std::move(Errors);
       StatsPerFile[I] = Stats;
       Finished[I] = 1;
+      Failed[I] = FileFailed;
       ReportReadyFiles();
       if (Settings.Progress)
         Settings.Progress(++Done, Result.Errors.size());

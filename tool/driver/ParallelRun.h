@@ -93,8 +93,12 @@ struct RunSettings {
   std::vector<std::string> FocusHeaders;
   /// Called with each file's findings (those not already reported for an
   /// earlier file), in input order, as soon as the file and every file
-  /// before it are done: from a worker thread, under a lock.
-  std::function<void(size_t File, llvm::ArrayRef<ClangTidyError> New)>
+  /// before it are done: from a worker thread, under a lock. \p Failed: a
+  /// compile command failed, and clang's "Error while processing" line is
+  /// the callback's to print (runs through clang-tidy's runClangTidy, with
+  /// no caches, print it themselves).
+  std::function<void(size_t File, llvm::ArrayRef<ClangTidyError> New,
+                     bool Failed)>
       FileDone;
   /// Called after each file with (files done, findings so far), from a
   /// worker thread under the same lock, after FileDone.

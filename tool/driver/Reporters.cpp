@@ -253,11 +253,17 @@ void writeGitHubAnnotations(llvm::raw_ostream &OS,
       Message += "\n" + relativeTo(N.Where.File, Context.Root) + ":" +
                  std::to_string(N.Where.Line) + ":" +
                  std::to_string(N.Where.Column) + ": note: " + N.Message;
-    OS << "::" << levelName(F)
-       << " file=" << escapeGitHubProperty(relativeTo(F.Where.File, Context.Root))
-       << ",line=" << F.Where.Line << ",col=" << F.Where.Column
-       << ",title=" << escapeGitHubProperty(F.Check)
-       << "::" << escapeGitHubData(Message) << "\n";
+    // A diagnostic with no location (a compiler error about the command
+    // line) names no file: `file=,line=0` would point at nothing.
+    OS << "::" << levelName(F) << " ";
+    if (!F.Where.File.empty()) {
+      OS << "file="
+         << escapeGitHubProperty(relativeTo(F.Where.File, Context.Root)) << ",";
+      if (F.Where.Line)
+        OS << "line=" << F.Where.Line << ",col=" << F.Where.Column << ",";
+    }
+    OS << "title=" << escapeGitHubProperty(F.Check) << "::"
+       << escapeGitHubData(Message) << "\n";
   }
 }
 

@@ -443,9 +443,13 @@ FileRun runFileWithCaches(
     return C;
   }();
   Factory ActionFactory(Context, BaseFS, ApplyAnyFix, Effective, State);
-  Tool.run(&ActionFactory);
+  // "Error while processing <file>." is the caller's to print, after the
+  // file's findings and never across another line of output.
+  Tool.setPrintErrorMessage(false);
+  const bool Failed = Tool.run(&ActionFactory) != 0;
 
   FileRun Run;
+  Run.Failed = Failed;
   Run.Errors = DiagConsumer.take();
   Run.Stats = Context.getStats();
   if (State.Replayed) {

@@ -41,6 +41,9 @@ struct RunCaches {
 struct FileRun {
   std::vector<ClangTidyError> Errors;
   ClangTidyStats Stats;
+  /// A compile command failed (clang's "Error while processing <file>.",
+  /// which is left to the caller to print, in its order).
+  bool Failed = false;
 };
 
 /// The caches of one cuda-tidy run, made from its flags: the cache folder

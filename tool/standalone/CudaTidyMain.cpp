@@ -29,6 +29,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -36,6 +37,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -63,11 +65,14 @@ static cl::opt<std::string>
                      cl::cat(Category));
 static cl::opt<std::string>
     HeaderFilter("header-filter",
-                 cl::desc("Regex of headers whose findings are shown."),
+                 cl::desc("Regex of headers whose findings are shown "
+                          "(default: '.*', every header of the project)."),
                  cl::cat(Category));
 static cl::opt<std::string>
     ExcludeHeaderFilter("exclude-header-filter",
-                        cl::desc("Regex of headers whose findings are hidden."),
+                        cl::desc("Regex of headers whose findings are hidden "
+                                 "(default: the CUDA toolkit's and the "
+                                 "system's include folders)."),
                         cl::cat(Category));
 static cl::opt<bool> SystemHeaders("system-headers",
                                    cl::desc("Show findings in system headers."),
@@ -188,6 +193,15 @@ static cl::opt<bool>
     NoCache("no-cache",
             cl::desc("Use no cache folder: parse and analyze every file."),
             cl::cat(Category));
+// Read before the other options (parseLauncherInvocation); declared so that
+// --help lists it.
+static cl::opt<bool> Launcher(
+    "launcher",
+    cl::desc("Run as CMAKE_CUDA_COMPILER_LAUNCHER: `cuda-tidy [options] "
+             "--launcher [options] <compiler> <args>` lints the file with the "
+             "compiler's command, then runs the compiler (its exit code "
+             "wins; findings fail the step under --warnings-as-errors)."),
+    cl::cat(Category));
 static cl::opt<bool> TimeChecks(
     "time-checks",
     cl::desc("Print, per file, the run's time and the checks' part of it "
@@ -224,6 +238,27 @@ takeFlagsAfterDoubleDash(int &Argc, const char **Argv) {
   return std::nullopt;
 }
 
+/// "1 finding", "2 findings".
+static std::string countOf(unsigned N, llvm::StringRef Noun) {
+  return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
+}
+
+/// The headers that are never the project's own: the CUDA toolkit's (as
+/// found, and its usual spellings) and the system's include folders.
+static std::string defaultExcludedHeaders() {
+  std::vector<std::string> Roots = {"/usr/include", "/usr/local/include",
+                                    "/usr/lib/gcc", "/usr/lib/llvm-[0-9]+",
+                                    "/usr/local/cuda(-[0-9.]+)?",
+                                    "/opt/nvidia"};
+  if (std::optional<CudaToolkit> Toolkit =
+          findCudaToolkit(toolkitSearchFromEnvironment(CudaPath)))
+    Roots.push_back(llvm::Regex::escape(Toolkit->Path));
+  if (std::optional<std::string> Env = llvm::sys::Process::GetEnv("CUDA_PATH"))
+    if (!Env->empty())
+      Roots.push_back(llvm::Regex::escape(llvm::StringRef(*Env).rtrim('/')));
+  return "^(" + llvm::join(Roots, "|") + ")/";
+}
+
 /// The CheckOptions of the project's .cuda-tidy.yaml, read once in main()
 /// before any options provider is made; .clang-tidy files and --config can
 /// still override them.
@@ -240,7 +275,14 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   // The advisory check is opt-in: it reports code that is correct today.
   Defaults.Checks = "-*,cuda-*,-cuda-prefer-tile-collectives";
   Defaults.WarningsAsErrors = "";
-  Defaults.HeaderFilterRegex = HeaderFilter;
+  // The project's own headers are reported, as clang-tidy 22 (and so the
+  // plugin) does by default; the toolkit's and the system's stay out.
+  // (clang-tidy drops findings in system headers anyway; the exclusion also
+  // covers a toolkit named with -I instead of -isystem.) A header included
+  // by several files has its findings reported once (runFiles).
+  Defaults.HeaderFilterRegex =
+      HeaderFilter.getNumOccurrences() ? HeaderFilter : std::string(".*");
+  Defaults.ExcludeHeaderFilterRegex = defaultExcludedHeaders();
   Defaults.SystemHeaders = SystemHeaders;
   Defaults.User = llvm::sys::Process::GetEnv("USER");
   Defaults.CheckOptions = ProjectCheckOptions;
@@ -525,6 +567,9 @@ int main(int Argc, const char **Argv) {
   // parsed on its own.
   std::vector<std::string> Analyzed;
   std::vector<std::string> FocusHeaders;
+  llvm::SmallString<256> WorkingDir;
+  if (llvm::sys::fs::current_path(WorkingDir))
+    WorkingDir.clear();
   for (const std::string &Path : SourcePaths) {
     if (ProjectSettings) {
       llvm::SmallString<256> Absolute(Path);
@@ -534,11 +579,15 @@ int main(int Argc, const char **Argv) {
         continue;
     }
     if (llvm::sys::fs::is_regular_file(Path)) {
-      std::string Through = Path;
-      if (Compilations.project() && isHeaderPath(Path) &&
-          !Compilations.hasProjectCommand(Path))
+      // Named absolutely from here on: clang's database matches absolute
+      // names only (a relative one always got an inferred command), and the
+      // workers never resolve a name against a working folder.
+      const std::string File = absolutePath(Path, WorkingDir);
+      std::string Through = File;
+      if (Compilations.project() && isHeaderPath(File) &&
+          !Compilations.hasProjectCommand(File))
         if (std::optional<std::string> Including =
-                findIncludingFile(Compilations, Path))
+                findIncludingFile(Compilations, File))
           Through = *Including;
       // clang's tool aborts the whole process when it cannot enter a
       // command's directory; refuse that one file instead.
@@ -548,9 +597,9 @@ int main(int Argc, const char **Argv) {
         if (!llvm::sys::fs::is_directory(Command.Directory))
           BadDirectory = Command.Directory;
       if (BadDirectory.empty()) {
-        Inputs.push_back(Path);
+        Inputs.push_back(File);
         Analyzed.push_back(Through);
-        FocusHeaders.push_back(Through == Path ? "" : Path);
+        FocusHeaders.push_back(Through == File ? "" : File);
         continue;
       }
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
@@ -618,12 +667,31 @@ int main(int Argc, const char **Argv) {
   }
 
   // A progress line for people watching a terminal; never in pipes or logs.
+  // Anything else printed during the run first clears it.
   const bool ShowProgress =
       Inputs.size() > 1 && llvm::sys::Process::StandardErrIsDisplayed();
+  size_t ProgressWidth = 0; // of the line now on the terminal; 0: none
   auto Progress = [&](size_t Done, size_t Found) {
-    llvm::errs() << "\r[" << Done << "/" << Inputs.size() << " files] "
-                 << Found << (Found == 1 ? " finding" : " findings")
-                 << (Done == Inputs.size() ? "\n" : "");
+    std::string Line = "[" + std::to_string(Done) + "/" +
+                       std::to_string(Inputs.size()) + " files] " +
+                       countOf(Found, "finding");
+    llvm::errs() << "\r" << Line;
+    if (Line.size() < ProgressWidth)
+      llvm::errs() << std::string(ProgressWidth - Line.size(), ' ') << "\r"
+                   << Line;
+    ProgressWidth = Line.size();
+    if (Done == Inputs.size()) {
+      llvm::errs() << "\n";
+      ProgressWidth = 0;
+    }
+    llvm::errs().flush();
+  };
+  auto ClearProgress = [&] {
+    if (!ProgressWidth)
+      return;
+    llvm::errs() << "\r" << std::string(ProgressWidth, ' ') << "\r";
+    llvm::errs().flush();
+    ProgressWidth = 0;
   };
   FileSnapshots Snapshots;
   for (const std::string &Input : Inputs)
@@ -636,6 +704,54 @@ int main(int Argc, const char **Argv) {
   if (!Cache.problem().empty())
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
         << Cache.problem() << "\n";
+
+  // Findings pass the gates as each file finishes, in input order, and in
+  // text they are printed then: a long run shows its findings as it goes,
+  // and a CI timeout does not lose them. Compiler errors always show: a
+  // gate must not hide a file it could not analyze.
+  SourceLines Lines;
+  FindingMaker Maker(Lines, Root);
+  std::vector<Finding> AllFindings; // for --write-baseline
+  std::vector<ClangTidyError> Errors;
+  std::vector<Finding> Findings;
+  unsigned HiddenByBaseline = 0;
+  unsigned HiddenByDiff = 0;
+  unsigned WarningsAsErrorsCount = 0;
+  // A file system of its own: clang-tidy's printer enters each finding's
+  // build folder, which must not move the workers' working folder.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
+      new llvm::vfs::OverlayFileSystem(workerFileSystem(Root)));
+  ClangTidyContext ReportContext(createOptionsProvider(), false, false, false);
+  auto Admit = [&](llvm::ArrayRef<ClangTidyError> New) {
+    std::vector<ClangTidyError> Shown;
+    for (const ClangTidyError &Error : New) {
+      Finding F = Maker.make(Error);
+      AllFindings.push_back(F);
+      if (!F.IsCompilerError) {
+        if (BaselineFingerprints &&
+            BaselineFingerprints->contains(F.Fingerprint)) {
+          ++HiddenByBaseline;
+          continue;
+        }
+        if (Changed && !Changed->contains(F.Where.File, F.Where.Line)) {
+          ++HiddenByDiff;
+          continue;
+        }
+      }
+      Errors.push_back(Error);
+      Shown.push_back(Error);
+      Findings.push_back(std::move(F));
+    }
+    // clang-tidy's handleErrors prints; fixes are ours to write (FixApplier
+    // keeps permissions, writes atomically, refuses a file changed
+    // meanwhile).
+    if (Format == OutputFormat::Text && !Shown.empty()) {
+      handleErrors(Shown, ReportContext, FB_NoFix, WarningsAsErrorsCount,
+                   BaseFS);
+      llvm::outs().flush();
+    }
+  };
+
   RunSettings HowToRun;
   HowToRun.Jobs = Jobs;
   HowToRun.FixNotes = FixNotes;
@@ -643,20 +759,28 @@ int main(int Argc, const char **Argv) {
   HowToRun.FocusHeaders = FocusHeaders;
   if (ShowProgress)
     HowToRun.Progress = Progress;
+  HowToRun.FileDone = [&](size_t I, llvm::ArrayRef<ClangTidyError> New,
+                          bool Failed) {
+    ClearProgress();
+    if (std::optional<std::string> From =
+            Compilations.commandOrigin(Analyzed[I]))
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << "the compile database has no command for '"
+          << (FocusHeaders[I].empty() ? Analyzed[I] : FocusHeaders[I])
+          << "'; analyzed with " << *From << "\n";
+    Admit(New);
+    if (Failed)
+      llvm::errs() << "Error while processing " << Analyzed[I] << ".\n";
+    llvm::errs().flush();
+  };
   RunResult Run = runFiles(
       Analyzed, Compilations,
       [&] { return Index.withIndexOption(createOptionsProvider()); },
       HowToRun);
   Cache.finish(CacheStats);
-  llvm::append_range(Run.Errors,
-                     Index.report(createOptionsProvider(), Run.Stats));
+  // The cross-file findings come once every file is done.
+  Admit(Index.report(createOptionsProvider(), Run.Stats));
 
-  for (const auto &[File, From] : Compilations.filesWithoutProjectCommand())
-    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
-        << "the compile database has no command for '" << File
-        << "'; analyzed with " << From << "\n";
-  SourceLines Lines;
-  std::vector<Finding> AllFindings = toFindings(Run.Errors, Lines, Root);
   if (!WriteBaseline.empty())
     if (llvm::Error E = writeBaseline(WriteBaseline, AllFindings, Root)) {
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
@@ -665,27 +789,6 @@ int main(int Argc, const char **Argv) {
       return ExitUsageError;
     }
 
-  // Compiler errors always show: a gate must not hide a file it could not
-  // analyze.
-  std::vector<ClangTidyError> Errors;
-  std::vector<Finding> Findings;
-  unsigned HiddenByBaseline = 0;
-  unsigned HiddenByDiff = 0;
-  for (size_t I = 0; I < Run.Errors.size(); ++I) {
-    const Finding &F = AllFindings[I];
-    if (!F.IsCompilerError) {
-      if (BaselineFingerprints && BaselineFingerprints->contains(F.Fingerprint)) {
-        ++HiddenByBaseline;
-        continue;
-      }
-      if (Changed && !Changed->contains(F.Where.File, F.Where.Line)) {
-        ++HiddenByDiff;
-        continue;
-      }
-    }
-    Errors.push_back(std::move(Run.Errors[I]));
-    Findings.push_back(F);
-  }
   const bool FoundCompilerErrors = llvm::any_of(
       Findings, [](const Finding &F) { return F.IsCompilerError; });
   AnalysisFailed |= FoundCompilerErrors;
@@ -695,16 +798,7 @@ int main(int Argc, const char **Argv) {
                                                 : FB_NoFix;
   if (FoundCompilerErrors && !FixErrors)
     Behaviour = FB_NoFix;
-  unsigned WarningsAsErrorsCount = 0;
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
-  ClangTidyContext ReportContext(createOptionsProvider(), false, false, false);
-  // clang-tidy's handleErrors prints; fixes are ours to write (FixApplier
-  // keeps permissions, writes atomically, refuses a file changed meanwhile).
-  if (Format == OutputFormat::Text) {
-    handleErrors(Errors, ReportContext, FB_NoFix, WarningsAsErrorsCount,
-                 BaseFS);
-  } else {
+  if (Format != OutputFormat::Text) {
     WarningsAsErrorsCount = llvm::count_if(
         Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
     clang::tidy::cuda::driver::ReportContext Report;
@@ -755,15 +849,33 @@ int main(int Argc, const char **Argv) {
 
   if (!Quiet) {
     const ClangTidyStats &Stats = Run.Stats;
-    if (Stats.errorsIgnored())
-      llvm::errs() << "Suppressed " << Stats.errorsIgnored() << " findings ("
-                   << Stats.ErrorsIgnoredNOLINT << " NOLINT, "
-                   << Stats.ErrorsIgnoredNonUserCode << " in non-user code, "
-                   << Stats.ErrorsIgnoredLineFilter << " by line filter).\n";
+    // As clang-tidy says it: the parts that are not zero, which add up to
+    // the total (diagnostics of checks not enabled, e.g. compiler warnings,
+    // are "with check filters").
+    if (Stats.errorsIgnored()) {
+      llvm::errs() << "Suppressed " << countOf(Stats.errorsIgnored(), "finding")
+                   << " (";
+      llvm::StringRef Separator;
+      auto Part = [&](unsigned N, llvm::StringRef What) {
+        if (!N)
+          return;
+        llvm::errs() << Separator << N << " " << What;
+        Separator = ", ";
+      };
+      Part(Stats.ErrorsIgnoredNonUserCode, "in non-user code");
+      Part(Stats.ErrorsIgnoredLineFilter, "due to line filter");
+      Part(Stats.ErrorsIgnoredNOLINT, "NOLINT");
+      Part(Stats.ErrorsIgnoredCheckFilter, "with check filters");
+      llvm::errs() << ").\n";
+    }
     if (HiddenByBaseline)
-      llvm::errs() << HiddenByBaseline << " findings are in the baseline.\n";
+      llvm::errs() << countOf(HiddenByBaseline, "finding")
+                   << (HiddenByBaseline == 1 ? " is" : " are")
+                   << " in the baseline.\n";
     if (HiddenByDiff)
-      llvm::errs() << HiddenByDiff << " findings are on unchanged lines.\n";
+      llvm::errs() << countOf(HiddenByDiff, "finding")
+                   << (HiddenByDiff == 1 ? " is" : " are")
+                   << " on unchanged lines.\n";
     if (FoundCompilerErrors && (Fix || FixNotes) && !FixErrors)
       llvm::errs() << "Found compiler errors; fixes were NOT applied (use "
                       "--fix-errors).\n";
