@@ -58,7 +58,8 @@ parseLauncherInvocation(llvm::ArrayRef<const char *> Argv) {
   std::optional<std::string> Compiler;
   for (; I < Argv.size(); ++I) {
     llvm::StringRef Arg = Argv[I];
-    if ((Compiler = compilerPath(Arg)))
+    Compiler = compilerPath(Arg);
+    if (Compiler)
       break;
     Invocation.TidyArgs.push_back(Arg.str());
   }

@@ -115,6 +115,7 @@ std::vector<Finding> toFindings(const std::vector<ClangTidyError> &Errors,
                                 SourceLines &Lines, llvm::StringRef Root) {
   FindingMaker Maker(Lines, Root);
   std::vector<Finding> Findings;
+  Findings.reserve(Errors.size());
   for (const ClangTidyError &Error : Errors)
     Findings.push_back(Maker.make(Error));
   return Findings;

@@ -128,6 +128,7 @@ FixSummary applyFixes(llvm::ArrayRef<ClangTidyError> Errors, bool FromNotes,
       }
     ByFile = std::move(Trial);
     std::vector<std::string> Files;
+    Files.reserve(Renamed.size());
     for (const tooling::Replacement &R : Renamed)
       Files.push_back(R.getFilePath().str());
     AcceptedFixes.push_back(std::move(Files));

@@ -2,6 +2,7 @@
 
 #include "tool/driver/Gates.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -70,6 +71,16 @@ ChangedLines::fromUnifiedDiff(llvm::StringRef Diff, llvm::StringRef Root) {
   std::string Current;
   llvm::SmallVector<llvm::StringRef, 0> Lines;
   Diff.split(Lines, '\n');
+  // Text that is no diff at all must not pass as an empty one, which would
+  // hide every finding (issue 16 F17). Empty input is an empty diff.
+  if (!Diff.trim().empty() &&
+      llvm::none_of(Lines, [](llvm::StringRef L) {
+        return L.starts_with("+++ ") || L.starts_with("--- ") ||
+               L.starts_with("diff ") || L.starts_with("@@ ");
+      }))
+    return llvm::createStringError(
+        "the input is not a unified diff (no 'diff', '---', '+++' or '@@' "
+        "line)");
   unsigned LineNo = 0;
   for (llvm::StringRef Line : Lines) {
     ++LineNo;
@@ -144,9 +155,14 @@ static llvm::Expected<std::string> runGit(llvm::ArrayRef<llvm::StringRef> Args,
   std::string Message;
   int Status = llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects,
                                          0, 0, &Message);
+  // Named by its subcommand, after any `-c` settings.
+  size_t First = 0;
+  while (First + 1 < Args.size() && Args[First] == "-c")
+    First += 2;
+  llvm::StringRef Command = First < Args.size() ? Args[First] : "";
   if (Status != 0)
     return llvm::createStringError("git %s failed (exit %d)%s",
-                                   Args.front().str().c_str(), Status,
+                                   Command.str().c_str(), Status,
                                    Message.empty() ? "" : (": " + Message).c_str());
   auto Buffer = llvm::MemoryBuffer::getFile(OutPath);
   if (!Buffer)
@@ -156,12 +172,36 @@ static llvm::Expected<std::string> runGit(llvm::ArrayRef<llvm::StringRef> Args,
 
 llvm::Expected<std::pair<std::string, std::string>>
 gitDiffAgainst(llvm::StringRef Ref, llvm::StringRef Directory) {
+  // The ref is a ref, never an option (`--diff=--output=F` once wrote a file
+  // and turned the gate off; issue 16 F9).
+  if (Ref.empty() || Ref.starts_with("-"))
+    return llvm::createStringError("'" + Ref.str() +
+                                   "' is not a git revision");
   auto Top = runGit({"rev-parse", "--show-toplevel"}, Directory);
   if (!Top)
     return Top.takeError();
-  auto Diff = runGit({"diff", "-U0", "--no-color", "--no-ext-diff",
-                      "--no-textconv", Ref, "--"},
-                     Directory);
+  // Nothing the repository configures runs: no external diff or textconv
+  // (flags), no fsmonitor hook, and every filter driver's clean/process
+  // command emptied for this call (git diff cleans work-tree files through
+  // them). Reading the configuration runs nothing.
+  std::vector<std::string> Config = {"-c", "core.fsmonitor=false", "-c",
+                                     "diff.external="};
+  if (auto Filters = runGit({"config", "--name-only", "--get-regexp",
+                             "^filter\\..*\\.(clean|process|smudge)$"},
+                            Directory)) {
+    llvm::SmallVector<llvm::StringRef, 8> Keys;
+    llvm::StringRef(*Filters).split(Keys, '\n', -1, false);
+    for (llvm::StringRef Key : Keys) {
+      Config.emplace_back("-c");
+      Config.push_back(Key.trim().str() + "=");
+    }
+  } else {
+    llvm::consumeError(Filters.takeError()); // exit 1: no filter configured
+  }
+  std::vector<llvm::StringRef> Args(Config.begin(), Config.end());
+  Args.insert(Args.end(), {"diff", "-U0", "--no-color", "--no-ext-diff",
+                           "--no-textconv", "--end-of-options", Ref, "--"});
+  auto Diff = runGit(Args, Directory);
   if (!Diff)
     return Diff.takeError();
   return std::make_pair(std::move(*Diff),

@@ -13,11 +13,11 @@ namespace clang::tidy::cuda::driver {
 
 bool isHeaderPath(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  for (llvm::StringRef Header :
-       {".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".inl", ".ipp", ".tcc"})
-    if (Ext.equals_insensitive(Header))
-      return true;
-  return false;
+  static constexpr llvm::StringLiteral Headers[] = {
+      ".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".inl", ".ipp", ".tcc"};
+  return llvm::any_of(Headers, [&](llvm::StringRef Header) {
+    return Ext.equals_insensitive(Header);
+  });
 }
 
 std::string fileIdentity(llvm::StringRef Path, llvm::StringRef Base) {
@@ -102,7 +102,8 @@ findIncludingFile(const tooling::CompilationDatabase &Database,
   const std::string HeaderId = fileIdentity(Header);
   const std::string Name = llvm::sys::path::filename(Header).str();
   std::vector<std::string> Files = Database.getAllFiles();
-  llvm::stable_sort(Files, [](const std::string &A, const std::string &B) {
+  // The path breaks ties: the order is total, no stable sort needed.
+  llvm::sort(Files, [](const std::string &A, const std::string &B) {
     return std::make_pair(!isCudaSourcePath(A) || isHeaderPath(A), A) <
            std::make_pair(!isCudaSourcePath(B) || isHeaderPath(B), B);
   });

@@ -247,7 +247,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       PerFile[I] = std::move(Errors);
       StatsPerFile[I] = Stats;
       Finished[I] = 1;
-      Failed[I] = FileFailed;
+      Failed[I] = FileFailed ? 1 : 0;
       ReportReadyFiles();
       if (Settings.Progress)
         Settings.Progress(++Done, Result.Errors.size());

@@ -465,6 +465,21 @@ int main(int Argc, const char **Argv) {
     llvm::outs() << configurationAsText(ToDump) << "\n";
     return ExitSuccess;
   }
+  // A header filter that is no regex matches nothing, and would hide every
+  // header's findings with exit 0 (issue 16 F15).
+  for (const auto &[Name, Value] :
+       {std::pair{"--header-filter / HeaderFilterRegex",
+                  Effective.HeaderFilterRegex},
+        std::pair{"--exclude-header-filter / ExcludeHeaderFilterRegex",
+                  Effective.ExcludeHeaderFilterRegex}}) {
+    std::string Problem;
+    if (Value && !Value->empty() && !llvm::Regex(*Value).isValid(Problem)) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "invalid regular expression '" << *Value << "' in " << Name
+          << ": " << Problem << "\n";
+      return ExitUsageError;
+    }
+  }
   if (EnabledChecks.empty()) {
     llvm::WithColor::error(llvm::errs(), "cuda-tidy")
         << "no checks enabled (see --checks and --list-checks)\n";
