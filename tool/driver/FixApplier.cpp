@@ -16,12 +16,15 @@
 
 namespace clang::tidy::cuda::driver {
 
+std::string contentHash(llvm::StringRef Bytes) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Bytes)));
+}
+
 static std::optional<std::string> hashOfFile(llvm::StringRef Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, false, false);
   if (!Buffer)
     return std::nullopt;
-  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
-      (*Buffer)->getBuffer())));
+  return contentHash((*Buffer)->getBuffer());
 }
 
 /// Snapshots and fixes are keyed by the file's identity (its real path):
@@ -33,16 +36,39 @@ static std::string canonicalPath(llvm::StringRef Path,
 }
 
 void FileSnapshots::record(llvm::StringRef Path) {
-  if (auto Hash = hashOfFile(Path))
-    Hashes[canonicalPath(Path)] = *Hash;
+  if (auto Hash = hashOfFile(Path)) {
+    std::scoped_lock Lock(Mutex);
+    Hashes[canonicalPath(Path)].Hash = *Hash;
+  }
+}
+
+void FileSnapshots::recordParsed(llvm::StringRef Path, llvm::StringRef Hash) {
+  std::string Key = canonicalPath(Path);
+  std::scoped_lock Lock(Mutex);
+  auto [It, New] = Hashes.try_emplace(Key);
+  Snapshot &S = It->second;
+  if (New || !S.FromParse) {
+    S.Hash = Hash.str();
+    S.FromParse = true;
+  } else if (S.Hash != Hash) {
+    S.ChangedDuringRun = true;
+  }
 }
 
 bool FileSnapshots::changedSince(llvm::StringRef Path) const {
-  auto It = Hashes.find(canonicalPath(Path));
-  if (It == Hashes.end())
-    return false;
+  std::string Key = canonicalPath(Path);
+  std::string Expected;
+  {
+    std::scoped_lock Lock(Mutex);
+    auto It = Hashes.find(Key);
+    if (It == Hashes.end())
+      return false;
+    if (It->second.ChangedDuringRun)
+      return true;
+    Expected = It->second.Hash;
+  }
   auto Now = hashOfFile(Path);
-  return !Now || *Now != It->second;
+  return !Now || *Now != Expected;
 }
 
 llvm::Error writeFileAtomically(llvm::StringRef Path,

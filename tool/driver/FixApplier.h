@@ -12,6 +12,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
+#include <mutex>
 
 namespace clang::tidy::cuda::driver {
 
@@ -19,13 +20,29 @@ namespace clang::tidy::cuda::driver {
 /// before its fixes were written.
 class FileSnapshots {
 public:
+  /// Before the run: \p Path as it is on disk now.
   void record(llvm::StringRef Path);
-  /// True when \p Path was recorded and its bytes differ now.
+  /// During the run, from any thread: \p Path was parsed with bytes of
+  /// contentHash() \p Hash. The first parse's bytes replace the snapshot
+  /// taken before the run; when two parses read different bytes, the file
+  /// changed during the run and gets no fix.
+  void recordParsed(llvm::StringRef Path, llvm::StringRef Hash);
+  /// True when \p Path was recorded and its bytes differ now (or two parses
+  /// read different bytes).
   bool changedSince(llvm::StringRef Path) const;
 
 private:
-  llvm::StringMap<std::string> Hashes;
+  struct Snapshot {
+    std::string Hash;
+    bool FromParse = false;
+    bool ChangedDuringRun = false;
+  };
+  llvm::StringMap<Snapshot> Hashes;
+  mutable std::mutex Mutex;
 };
+
+/// The digest FileSnapshots compares (SHA-256, hex).
+std::string contentHash(llvm::StringRef Bytes);
 
 struct FixSummary {
   unsigned Suggested = 0; ///< Findings that carried a fix (each fix once).

@@ -228,6 +228,9 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         Errors = std::move(Run.Errors);
         Stats = Run.Stats;
         FileFailed = Run.Failed;
+        if (Settings.Snapshots)
+          for (const auto &[Path, Hash] : Run.UserFilesRead)
+            Settings.Snapshots->recordParsed(Path, Hash);
       } else {
         Errors = runClangTidy(Context, Compilations, {Files[I]}, FS,
                               Settings.FixNotes, false, "", /*Quiet=*/true);

@@ -9,6 +9,7 @@
 #ifndef CUDA_TIDY_TOOL_DRIVER_PARALLELRUN_H
 #define CUDA_TIDY_TOOL_DRIVER_PARALLELRUN_H
 
+#include "tool/driver/FixApplier.h"
 #include "tool/driver/TidyRunner.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -103,6 +104,9 @@ struct RunSettings {
   /// Called after each file with (files done, findings so far), from a
   /// worker thread under the same lock, after FileDone.
   std::function<void(size_t, size_t)> Progress;
+  /// If set, told the bytes each parse read of the user's files (FileRun::
+  /// UserFilesRead), for --fix.
+  FileSnapshots *Snapshots = nullptr;
 };
 
 /// Runs the enabled checks on every file. Relative names are made absolute

@@ -1,6 +1,7 @@
 //===--- TidyRunner.cpp - clang-tidy on one file, with the caches ---------===//
 
 #include "tool/driver/TidyRunner.h"
+#include "tool/driver/FixApplier.h"
 
 #include "checks/analysis/LaunchIndex.h"
 
@@ -10,6 +11,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -162,6 +164,8 @@ struct FileState {
   // Timing.
   double AnalysisSeconds = 0;
   unsigned Commands = 0;
+  // The user's files as the parse read them (FileRun::UserFilesRead).
+  std::vector<std::pair<std::string, std::string>> UserFilesRead;
 };
 
 llvm::StringSet<> recordNames(llvm::StringRef Dir) {
@@ -281,10 +285,11 @@ private:
     /// Every file the analysis read, with its contents' digest.
     void EndSourceFileAction() override {
       FileState &State = Owner.State;
-      if (!State.Cacheable)
-        return;
       CompilerInstance &CI = getCompilerInstance();
       SourceManager &Sources = CI.getSourceManager();
+      recordUserFilesRead(CI, Sources);
+      if (!State.Cacheable)
+        return;
       llvm::StringMap<Digest> Known;
       for (const FileDigest &D : State.Dependencies)
         Known[D.Path] = D.Hash;
@@ -316,6 +321,31 @@ private:
     }
 
   private:
+    /// The bytes of the main file and of every non-system header, as this
+    /// parse read them: a fix is computed against these, so --fix must find
+    /// the same bytes on disk (issue 16 F3: a header edited during the run
+    /// once got its fixes at stale offsets).
+    void recordUserFilesRead(CompilerInstance &CI, SourceManager &Sources) {
+      HeaderSearch *Search = CI.hasPreprocessor()
+                                 ? &CI.getPreprocessor().getHeaderSearchInfo()
+                                 : nullptr;
+      for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end();
+           ++It) {
+        std::optional<llvm::MemoryBufferRef> Buffer =
+            It->second->getBufferIfLoaded();
+        if (!Buffer)
+          continue;
+        if (Search && Search->getFileDirFlavor(It->first) != SrcMgr::C_User)
+          continue;
+        llvm::SmallString<256> Path(It->first.getName());
+        CI.getFileManager().makeAbsolutePath(Path);
+        if (llvm::sys::path::filename(Path).starts_with(".cuda-tidy-preamble-"))
+          continue;
+        Owner.State.UserFilesRead.emplace_back(
+            Path.str().str(), contentHash(Buffer->getBuffer()));
+      }
+    }
+
     Factory &Owner;
   };
 
@@ -450,6 +480,7 @@ FileRun runFileWithCaches(
 
   FileRun Run;
   Run.Failed = Failed;
+  Run.UserFilesRead = std::move(State.UserFilesRead);
   Run.Errors = DiagConsumer.take();
   Run.Stats = Context.getStats();
   if (State.Replayed) {

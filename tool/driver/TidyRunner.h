@@ -44,6 +44,11 @@ struct FileRun {
   /// A compile command failed (clang's "Error while processing <file>.",
   /// which is left to the caller to print, in its order).
   bool Failed = false;
+  /// The files outside system folders the parse read (the main file and the
+  /// user's headers; absolute), each with contentHash() of the bytes it
+  /// read: --fix refuses a file whose bytes differ from these when it
+  /// writes (FileSnapshots).
+  std::vector<std::pair<std::string, std::string>> UserFilesRead;
 };
 
 /// The caches of one cuda-tidy run, made from its flags: the cache folder

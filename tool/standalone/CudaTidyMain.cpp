@@ -772,6 +772,8 @@ int main(int Argc, const char **Argv) {
   HowToRun.FixNotes = FixNotes;
   HowToRun.Caches = Cache.caches();
   HowToRun.FocusHeaders = FocusHeaders;
+  if (Fix || FixErrors || FixNotes)
+    HowToRun.Snapshots = &Snapshots;
   if (ShowProgress)
     HowToRun.Progress = Progress;
   HowToRun.FileDone = [&](size_t I, llvm::ArrayRef<ClangTidyError> New,
