@@ -53,6 +53,15 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
                : compdb::restrictToGpuArch(Translated.Arguments,
                                            Translated.HighestArch);
   }
+  // --cuda-gpu-arch on cuda-tidy's command line wins over the command's
+  // architectures (issue 15: a 75...120 build was always analyzed as
+  // sm_120, and nothing selected sm_90).
+  if (Settings.GpuArchExplicit && isCudaCommand(Args, Command.Filename)) {
+    llvm::erase_if(Args, [](const std::string &A) {
+      return llvm::StringRef(A).starts_with("--offload-arch=");
+    });
+    Args = compdb::restrictToGpuArch(Args, Settings.GpuArch);
+  }
   // --extra-arg-before goes right after the driver, --extra-arg before the
   // file name (before the `--` that precedes it in an interpolated command),
   // as clang-tidy places them.

@@ -22,6 +22,9 @@ struct CommandSettings {
   std::optional<CudaToolkit> Toolkit;
   CudaPass Pass = CudaPass::Device;
   std::string GpuArch = DefaultGpuArch.str();
+  /// GpuArch was named on the command line: it replaces the architectures
+  /// of every compile command, not only where none is named.
+  bool GpuArchExplicit = false;
   std::string ResourceDir;                ///< clang's builtin headers.
   std::vector<std::string> FallbackFlags; ///< Flags after `--`.
   std::vector<std::string> ExtraArgsBefore;

@@ -131,7 +131,9 @@ static cl::opt<std::string>
              cl::cat(Category));
 static cl::opt<std::string>
     GpuArch("cuda-gpu-arch",
-            cl::desc("GPU arch when the command names none (default sm_90)."),
+            cl::desc("GPU arch to analyze the device side for. Given, it "
+                     "replaces the compile commands' architectures; else "
+                     "the highest a command names, or sm_90."),
             cl::init(DefaultGpuArch.str()), cl::cat(Category));
 static cl::opt<CudaPass> Pass(
     "cuda-pass", cl::desc("Which side of a CUDA file to analyze."),
@@ -554,6 +556,7 @@ int main(int Argc, const char **Argv) {
   }
   Settings.Pass = Pass;
   Settings.GpuArch = GpuArch;
+  Settings.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
   Settings.ResourceDir = CUDA_TIDY_CLANG_RESOURCE_DIR;
   Settings.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
   Settings.ExtraArgsBefore.assign(ExtraArgsBefore.begin(),
