@@ -360,8 +360,19 @@ std::optional<DivergenceReason> DivergentGroupCreationCheck::staleDivergence(
       Reason = D.divergenceAt(Target, O.Span);
     if (!Reason || (Reason->Branch && SteppedOver.contains(Reason->Branch)))
       return std::nullopt;
+    // A branch on the very value the group was partitioned on is uniform
+    // within the partition: every member took the same side of the split.
+    const Expr *Key = analysis::partitionKey(O.MadeBy);
+    bool OnKey =
+        Key && Reason->Condition &&
+        analysis::isDecidedByPartitionKey(
+            Reason->Condition, Key, D.function(),
+            const_cast<ASTContext &>(D.function()->getASTContext()),
+            [&](const Expr *E) {
+              return D.uniformityOf(E).isUniformAt(O.Span);
+            });
     if (!Reason->Condition ||
-        !isUniformWithinGroup(Reason->Condition, Group, O.Span, D))
+        (!OnKey && !isUniformWithinGroup(Reason->Condition, Group, O.Span, D)))
       return Reason;
     SteppedOver.insert(Reason->Branch);
     // Where the branch is decided; a for loop's init runs once, before it.

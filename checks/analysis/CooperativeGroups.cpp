@@ -5,6 +5,9 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::cuda::analysis {
@@ -110,6 +113,127 @@ const char *gridSyncSpelling(const CallExpr *Call) {
   if (groupKindOfType(Arg) != GroupKind::GridGroup)
     return nullptr;
   return "cooperative_groups::sync(grid_group)";
+}
+
+const Expr *partitionKey(const CallExpr *MadeBy) {
+  if (!MadeBy || MadeBy->getNumArgs() < 2)
+    return nullptr;
+  const FunctionDecl *Callee = MadeBy->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() ||
+      !isInCooperativeGroupsNamespace(Callee))
+    return nullptr;
+  llvm::StringRef Name = Callee->getName();
+  if (Name != "binary_partition" && Name != "labeled_partition")
+    return nullptr;
+  return MadeBy->getArg(1)->IgnoreParenImpCasts();
+}
+
+namespace {
+
+/// The locals \p Body assigns, increments or takes the address of. (Not
+/// clang's ExprMutationAnalyzer: it counts every binding to a forwarding
+/// reference, such as cg::reduce's value argument, as a change.)
+llvm::SmallPtrSet<const VarDecl *, 8> assignedLocals(const Stmt *Body) {
+  llvm::SmallPtrSet<const VarDecl *, 8> Assigned;
+  llvm::SmallVector<const Stmt *, 32> Work = {Body};
+  auto Target = [&](const Expr *E) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        Assigned.insert(Var);
+  };
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
+      if (Binary->isAssignmentOp())
+        Target(Binary->getLHS());
+    } else if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
+      if (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf)
+        Target(Unary->getSubExpr());
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+      if (Op->isAssignmentOp() && Op->getNumArgs() > 0)
+        Target(Op->getArg(0));
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return Assigned;
+}
+
+/// Every variable \p E reads holds one value in \p Function: a parameter
+/// or local that nothing in the body assigns (a local's initializer is its
+/// one value), or a constant.
+bool readsOnlyUnchangedVariables(const Expr *E, const FunctionDecl *Function) {
+  std::optional<llvm::SmallPtrSet<const VarDecl *, 8>> Assigned;
+  llvm::SmallVector<const Stmt *, 8> Work = {E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var)
+        continue;
+      if (!Var->hasLocalStorage()) {
+        if (!Var->getType().isConstQualified())
+          return false;
+        continue;
+      }
+      if (!Assigned)
+        Assigned = assignedLocals(Function->getBody());
+      if (Assigned->contains(Var))
+        return false;
+      continue;
+    }
+    if (isa<CallExpr>(S))
+      return false; // a call may answer differently the second time
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return true;
+}
+
+bool sameExpression(const Expr *A, const Expr *B, const ASTContext &Ctx) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+bool decidedByKey(const Expr *E, const Expr *Key, const ASTContext &Ctx,
+                  llvm::function_ref<bool(const Expr *)> IsUniform,
+                  unsigned Depth) {
+  if (!E || Depth > 16)
+    return false;
+  if (sameExpression(E, Key, Ctx))
+    return true;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+    return Unary->getOpcode() == UO_LNot &&
+           decidedByKey(Unary->getSubExpr(), Key, Ctx, IsUniform, Depth + 1);
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+    bool L = decidedByKey(Binary->getLHS(), Key, Ctx, IsUniform, Depth + 1);
+    bool R = decidedByKey(Binary->getRHS(), Key, Ctx, IsUniform, Depth + 1);
+    if (Binary->isLogicalOp())
+      return (L || IsUniform(Binary->getLHS())) &&
+             (R || IsUniform(Binary->getRHS())) && (L || R);
+    if (Binary->isComparisonOp())
+      return (L && IsUniform(Binary->getRHS())) ||
+             (R && IsUniform(Binary->getLHS()));
+  }
+  return false;
+}
+
+} // namespace
+
+bool isDecidedByPartitionKey(const Expr *Condition, const Expr *Key,
+                             const FunctionDecl *Function, ASTContext &Context,
+                             llvm::function_ref<bool(const Expr *)> IsUniform) {
+  if (!Condition || !Key || !Function || !Function->getBody())
+    return false;
+  return decidedByKey(Condition, Key, Context, IsUniform, 0) &&
+         readsOnlyUnchangedVariables(Key, Function);
 }
 
 } // namespace clang::tidy::cuda::analysis

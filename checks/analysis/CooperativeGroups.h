@@ -12,12 +12,16 @@
 #define CUDA_TIDY_CHECKS_ANALYSIS_COOPERATIVEGROUPS_H
 
 #include "clang/AST/Type.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
 
 namespace clang {
+class ASTContext;
 class CallExpr;
 class CXXRecordDecl;
 class Decl;
+class Expr;
+class FunctionDecl;
 } // namespace clang
 
 namespace clang::tidy::cuda::analysis {
@@ -56,6 +60,20 @@ const char *groupKindSpelling(GroupKind Kind);
 /// the type-erased thread_group is not recognised: which group it holds is
 /// only known at run time.
 const char *gridSyncSpelling(const CallExpr *Call);
+
+/// The value a partition splits its parent on: the predicate of
+/// `binary_partition(parent, pred)`, the label of
+/// `labeled_partition(parent, label)`; nullptr for any other call.
+const Expr *partitionKey(const CallExpr *MadeBy);
+
+/// Whether \p Condition is decided by \p Key alone (`key`, `!key`,
+/// `key == c` with c uniform over \p IsUniform), every variable \p Key reads
+/// holding one value throughout \p Function. Every member of a partition
+/// made on \p Key agrees on such a condition: within the partition it is
+/// uniform, whatever it is across the parent.
+bool isDecidedByPartitionKey(const Expr *Condition, const Expr *Key,
+                             const FunctionDecl *Function, ASTContext &Context,
+                             llvm::function_ref<bool(const Expr *)> IsUniform);
 
 } // namespace clang::tidy::cuda::analysis
 

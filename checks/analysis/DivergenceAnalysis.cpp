@@ -175,6 +175,11 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *Call) {
+    // A `<<<...>>>` launch from device code (dynamic parallelism) starts a
+    // grid of its own; the launching threads do not run the kernel's body,
+    // so its barriers and masks are not reached through this "call".
+    if (isa<CUDAKernelCallExpr>(Call))
+      return true;
     Calls.push_back(Call);
     const FunctionDecl *Callee = Call->getDirectCallee();
     unsigned FirstArg = 0;

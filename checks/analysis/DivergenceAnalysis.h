@@ -116,7 +116,8 @@ public:
   const CFGBlock *blockOf(const Stmt *S) const;
   /// False for statements in blocks no path from the entry reaches.
   bool isReachable(const Stmt *S) const;
-  /// Every call in the body (not in nested lambdas), in source order.
+  /// Every call in the body (not in nested lambdas), in source order. A
+  /// device-side `<<<...>>>` launch is not a call: it starts a new grid.
   llvm::ArrayRef<const CallExpr *> calls() const;
 
   // --- values ----------------------------------------------------------------

@@ -9,6 +9,7 @@
 
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/LaunchShape.h"
+#include "tests/unit/ParsedCuda.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -25,39 +26,6 @@ namespace clang::tidy::cuda::analysis {
 namespace {
 
 using namespace clang::ast_matchers;
-
-class ParsedCuda {
-public:
-  explicit ParsedCuda(llvm::StringRef Code) {
-    std::vector<std::string> Args = {
-        "-x", "cuda", "--cuda-device-only", "--cuda-path=/usr/local/cuda",
-        "-I/usr/local/cuda/include/cccl", "-Wno-unknown-cuda-version",
-        "--cuda-gpu-arch=sm_90", "-std=c++17",
-        "-resource-dir=" CUDA_TIDY_TEST_RESOURCE_DIR};
-    std::string Source = "#include <cassert>\n#define WARP_SIZE 32\n";
-    Source += Code.str();
-    AST = tooling::buildASTFromCodeWithArgs(Source, Args, "shape.cu");
-  }
-  bool parsedCleanly() const {
-    return AST && !AST->getDiagnostics().hasErrorOccurred();
-  }
-  ASTContext &context() { return AST->getASTContext(); }
-  /// The first non-dependent definition named \p Name (an instantiation
-  /// for a template).
-  const FunctionDecl *function(llvm::StringRef Name) {
-    for (const auto &Node :
-         match(functionDecl(hasName(Name), isDefinition()).bind("f"),
-               context()))
-      if (const auto *FD = Node.getNodeAs<FunctionDecl>("f"))
-        if (!FD->isDependentContext())
-          return FD;
-    ADD_FAILURE() << "no function " << Name.str();
-    return nullptr;
-  }
-
-private:
-  std::unique_ptr<ASTUnit> AST;
-};
 
 TEST(LaunchShape, LaunchSitesWithWholeWarpRows) {
   ParsedCuda P(R"cu(
