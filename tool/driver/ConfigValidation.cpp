@@ -118,15 +118,50 @@ void locateConfigurationProblem(const std::vector<std::string> &Inputs,
   OS << "cuda-tidy: error: " << Message << "\n";
 }
 
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readInputFile(llvm::StringRef Path, uint64_t MaxBytes) {
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status))
+    return llvm::createStringError(EC, "cannot read '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  if (Status.type() != llvm::sys::fs::file_type::regular_file)
+    return llvm::createStringError("cannot read '%s': not a regular file",
+                                   Path.str().c_str());
+  if (Status.getSize() > MaxBytes)
+    return llvm::createStringError(
+        "cannot read '%s': %llu bytes, more than the %llu MiB cuda-tidy reads "
+        "of such a file",
+        Path.str().c_str(), static_cast<unsigned long long>(Status.getSize()),
+        static_cast<unsigned long long>(MaxBytes >> 20));
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "cannot read '%s': %s",
+                                   Path.str().c_str(),
+                                   Buffer.getError().message().c_str());
+  // It may have grown since the stat.
+  if ((*Buffer)->getBufferSize() > MaxBytes)
+    return llvm::createStringError("cannot read '%s': larger than %llu MiB",
+                                   Path.str().c_str(),
+                                   static_cast<unsigned long long>(MaxBytes >> 20));
+  return std::move(*Buffer);
+}
+
 unsigned validateClangTidyFiles(const std::vector<std::string> &Inputs,
                                 const llvm::StringSet<> &KnownChecks,
                                 const llvm::StringSet<> &KnownOptions,
                                 llvm::raw_ostream &OS) {
   unsigned Errors = 0;
-  for (const std::string &File : clangTidyFilesFor(Inputs))
-    if (auto Buffer = llvm::MemoryBuffer::getFile(File))
-      Errors += validateClangTidyConfig((*Buffer)->getBuffer(), File,
-                                        KnownChecks, KnownOptions, OS);
+  for (const std::string &File : clangTidyFilesFor(Inputs)) {
+    auto Buffer = readInputFile(File, ConfigFileMaxBytes);
+    if (!Buffer) {
+      OS << "cuda-tidy: error: " << llvm::toString(Buffer.takeError()) << "\n";
+      ++Errors;
+      continue;
+    }
+    Errors += validateClangTidyConfig((*Buffer)->getBuffer(), File,
+                                      KnownChecks, KnownOptions, OS);
+  }
   return Errors;
 }
 

@@ -13,11 +13,26 @@
 #define CUDA_TIDY_TOOL_DRIVER_CONFIGVALIDATION_H
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace clang::tidy::cuda::driver {
+
+/// The most cuda-tidy reads of a configuration file (.cuda-tidy.yaml,
+/// .clang-tidy, --config-file) and of a baseline or compile database.
+inline constexpr uint64_t ConfigFileMaxBytes = 16ull << 20;
+inline constexpr uint64_t DataFileMaxBytes = 512ull << 20;
+
+/// The bytes of an input cuda-tidy reads whole (a configuration, a baseline,
+/// a compile database): a regular file once symlinks are followed, of at
+/// most \p MaxBytes. A device, a FIFO or a folder is an error, not a read
+/// that never ends (issue 16 F5, F12); the message names the path.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readInputFile(llvm::StringRef Path, uint64_t MaxBytes);
 
 /// Validates the .clang-tidy files in the folders of \p Inputs and their
 /// parents (each file once). Returns the number of errors printed to \p OS.

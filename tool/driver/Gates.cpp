@@ -1,6 +1,7 @@
 //===--- Gates.cpp - which findings a CI gate or a pre-commit hook shows --===//
 
 #include "tool/driver/Gates.h"
+#include "tool/driver/ConfigValidation.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -15,12 +16,10 @@
 namespace clang::tidy::cuda::driver {
 
 llvm::Expected<llvm::StringSet<>> readBaseline(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  auto Buffer = readInputFile(Path, DataFileMaxBytes);
   if (!Buffer)
-    return llvm::createStringError(Buffer.getError(),
-                                   "cannot read baseline '%s': %s",
-                                   Path.str().c_str(),
-                                   Buffer.getError().message().c_str());
+    return llvm::createStringError("baseline: %s",
+                                   llvm::toString(Buffer.takeError()).c_str());
   auto Parsed = llvm::json::parse((*Buffer)->getBuffer());
   if (!Parsed)
     return llvm::createStringError(

@@ -1,6 +1,9 @@
 //===--- ProjectConfig.cpp - the project's .cuda-tidy.yaml ----------------===//
 
 #include "tool/driver/ProjectConfig.h"
+#include "tool/driver/ConfigValidation.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/GlobPattern.h"
@@ -147,7 +150,10 @@ findProjectConfig(llvm::StringRef Directory) {
   while (!Dir.empty()) {
     llvm::SmallString<256> Candidate(Dir);
     llvm::sys::path::append(Candidate, ".cuda-tidy.yaml");
-    if (auto Buffer = llvm::MemoryBuffer::getFile(Candidate)) {
+    if (llvm::sys::fs::exists(Candidate)) {
+      auto Buffer = readInputFile(Candidate, ConfigFileMaxBytes);
+      if (!Buffer)
+        return Buffer.takeError();
       auto Config = parseProjectConfig((*Buffer)->getBuffer(), Candidate);
       if (!Config)
         return Config.takeError();

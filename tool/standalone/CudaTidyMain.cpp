@@ -324,11 +324,10 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
           << "--config-file and --config are mutually exclusive\n";
       return nullptr;
     }
-    auto Text = llvm::MemoryBuffer::getFile(ConfigFile);
+    auto Text = readInputFile(ConfigFile, ConfigFileMaxBytes);
     if (!Text) {
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "cannot read config file '" << ConfigFile
-          << "': " << Text.getError().message() << "\n";
+          << "--config-file: " << llvm::toString(Text.takeError()) << "\n";
       return nullptr;
     }
     return FromText((*Text)->getBuffer(), ConfigFile);
@@ -352,7 +351,12 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
     // understand; a truncated or malformed database must be an error.
     llvm::SmallString<256> JsonPath(BuildPath);
     llvm::sys::path::append(JsonPath, "compile_commands.json");
-    if (auto Text = llvm::MemoryBuffer::getFile(JsonPath)) {
+    if (llvm::sys::fs::exists(JsonPath)) {
+      auto Text = readInputFile(JsonPath, DataFileMaxBytes);
+      if (!Text)
+        return llvm::createStringError(
+            "cannot load a compile database from '" + BuildPath +
+            "': " + llvm::toString(Text.takeError()));
       auto Parsed = llvm::json::parse((*Text)->getBuffer());
       if (!Parsed)
         return llvm::createStringError(
