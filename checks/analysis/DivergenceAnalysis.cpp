@@ -10,6 +10,7 @@
 #include "checks/analysis/DivergenceAnalysis.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/CudaBuiltins.h"
+#include "checks/analysis/ThreadIndexForms.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -531,6 +532,9 @@ struct FunctionDivergence::Impl {
   llvm::SmallVector<const CFGBlock *, 2> successors(const CFGBlock *B) const;
   const Region &region(const CFGBlock *Branch);
   const Expr *conditionOf(const CFGBlock *B) const;
+  /// The for loop \p B tests, when its thread-dependent term cancels.
+  const CancellingLoop *cancellingLoopOf(const CFGBlock *B);
+  llvm::DenseMap<const Stmt *, std::optional<CancellingLoop>> CancellingLoops;
   void computeControl();
 
   // --- queries ---------------------------------------------------------------
@@ -782,6 +786,7 @@ void FunctionDivergence::Impl::releaseSolverState() {
   DefsInBlock = std::vector<llvm::SmallVector<unsigned, 2>>();
   EscapedValue = std::vector<Uniformity>();
   VarIndex = llvm::DenseMap<const VarDecl *, unsigned>();
+  CancellingLoops = decltype(CancellingLoops)();
   PostDom.reset();
 }
 
@@ -845,6 +850,13 @@ void FunctionDivergence::Impl::visit(const CFGBlock *B,
     Uniformity C;
     if (const Expr *Condition = conditionOf(B))
       C = valueOf(Condition);
+    if (const CancellingLoop *Loop = cancellingLoopOf(B)) {
+      // `for (t = X + tid; t < Y + tid; t += S)`: tid cancels, the trip
+      // count is as uniform as X, Y and S (ThreadIndexForms.h).
+      C = Uniformity();
+      for (const Expr *Deciding : Loop->Deciding)
+        C.join(valueOf(Deciding));
+    }
     C.clearLaneLinear().setKnownAlignLog2(0).setPointsToLocal(false);
     std::optional<Uniformity> &Known = Cond[Id];
     Uniformity Joined = Known ? Uniformity::join(*Known, C) : C;
@@ -1762,6 +1774,17 @@ FunctionDivergence::Impl::immediatePostDominator(const CFGBlock *B) const {
   if (!Node || !Node->getIDom())
     return nullptr;
   return Node->getIDom()->getBlock();
+}
+
+const CancellingLoop *
+FunctionDivergence::Impl::cancellingLoopOf(const CFGBlock *B) {
+  const auto *For = dyn_cast_or_null<ForStmt>(B->getTerminatorStmt());
+  if (!For)
+    return nullptr;
+  auto [It, Inserted] = CancellingLoops.try_emplace(For);
+  if (Inserted)
+    It->second = asCancellingLoop(For, Ctx);
+  return It->second ? &*It->second : nullptr;
 }
 
 /// The expression whose value picks \p B's successor. For a short-circuit
