@@ -11,6 +11,7 @@
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/CudaBuiltins.h"
 #include "checks/analysis/ThreadIndexForms.h"
+#include "checks/analysis/WarpReductions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -532,6 +533,10 @@ struct FunctionDivergence::Impl {
   llvm::SmallVector<const CFGBlock *, 2> successors(const CFGBlock *B) const;
   const Region &region(const CFGBlock *Branch);
   const Expr *conditionOf(const CFGBlock *B) const;
+  /// The butterfly reduction whose loop test \p Test leaves for \p Exit.
+  const ButterflyLoop *butterflyExitingTo(const CFGBlock *Test,
+                                          const CFGBlock *Exit);
+  llvm::DenseMap<const Stmt *, std::optional<ButterflyLoop>> Butterflies;
   /// The for loop \p B tests, when its thread-dependent term cancels.
   const CancellingLoop *cancellingLoopOf(const CFGBlock *B);
   llvm::DenseMap<const Stmt *, std::optional<CancellingLoop>> CancellingLoops;
@@ -787,6 +792,7 @@ void FunctionDivergence::Impl::releaseSolverState() {
   EscapedValue = std::vector<Uniformity>();
   VarIndex = llvm::DenseMap<const VarDecl *, unsigned>();
   CancellingLoops = decltype(CancellingLoops)();
+  Butterflies = decltype(Butterflies)();
   PostDom.reset();
 }
 
@@ -800,11 +806,28 @@ FunctionDivergence::Impl::entryState(const CFGBlock *B) {
     if (!P || !Visited.test(P->getBlockID()))
       continue;
     const State &PredOut = Out[P->getBlockID()];
+    State Reduced;
+    const State *Incoming = &PredOut;
+    if (const ButterflyLoop *Loop = butterflyExitingTo(P, B)) {
+      // Leaving a butterfly reduction: every lane of each segment has
+      // combined the whole segment (WarpReductions.h).
+      if (std::optional<unsigned> Slot = slotOf(Loop->Value);
+          Slot && !Escaped.test(*Slot)) {
+        Level Segment = *Level::tile(Loop->Width);
+        if (PredOut[*Slot].level() < Segment ||
+            PredOut[*Slot].dependsOnSymbols()) {
+          Reduced = PredOut;
+          Reduced.mutableAt(*Slot) = Uniformity::at(
+              Segment, {OriginKind::Intrinsic, P->getTerminatorStmt()});
+          Incoming = &Reduced;
+        }
+      }
+    }
     if (S.empty()) {
-      S = PredOut;
+      S = *Incoming;
       continue;
     }
-    S.join(PredOut);
+    S.join(*Incoming);
   }
   if (S.empty())
     S = State(Vars.size() + 1);
@@ -1774,6 +1797,20 @@ FunctionDivergence::Impl::immediatePostDominator(const CFGBlock *B) const {
   if (!Node || !Node->getIDom())
     return nullptr;
   return Node->getIDom()->getBlock();
+}
+
+const ButterflyLoop *
+FunctionDivergence::Impl::butterflyExitingTo(const CFGBlock *Test,
+                                             const CFGBlock *Exit) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Test->getTerminatorStmt());
+  // A for loop's test block has the body first and the exit second.
+  if (!For || Test->succ_size() != 2 ||
+      (Test->succ_begin() + 1)->getReachableBlock() != Exit)
+    return nullptr;
+  auto [It, Inserted] = Butterflies.try_emplace(For);
+  if (Inserted)
+    It->second = asButterflyLoop(For, Ctx);
+  return It->second ? &*It->second : nullptr;
 }
 
 const CancellingLoop *
