@@ -125,13 +125,68 @@ TEST_F(CacheFolderTest, WritesAndReadsBack) {
   struct stat St;
   ASSERT_EQ(::stat(entryPath(EntryKind::Result, Key).c_str(), &St), 0);
   EXPECT_EQ(St.st_mode & 0777, 0600u);
-  // Nothing but the entry is left behind.
+  // Nothing but the entry is left behind (and the folder's cache tag).
   std::error_code EC;
   unsigned Files = 0;
   for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
        It.increment(EC))
-    ++Files;
+    if (llvm::sys::path::filename(It->path()) != "CACHEDIR.TAG")
+      ++Files;
   EXPECT_EQ(Files, 1u);
+}
+
+// Issue 16 F4: the folder must be ours before anything in it is pruned.
+TEST_F(CacheFolderTest, TagsANewFolder) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  EXPECT_EQ(readAll(Dir + "/CACHEDIR.TAG").substr(0, 43),
+            "Signature: 8a477f597d28d172789f06886806bc55");
+  // Opened again: tagged, so used whatever else it holds.
+  writeAll(Dir + "/notes.txt", "a user's file");
+  Store.reset();
+  EXPECT_TRUE(openStore());
+}
+
+TEST_F(CacheFolderTest, RefusesAnUntaggedFolderWithOtherFiles) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
+  ASSERT_EQ(::chmod(Dir.c_str(), 0700), 0);
+  writeAll(Dir + "/tmp-notes.txt", "a user's file");
+  writeAll(Dir + "/preamble-draft.doc", "another");
+  auto Store = CacheStore::open(Dir);
+  ASSERT_FALSE(bool(Store));
+  EXPECT_NE(llvm::toString(Store.takeError()).find("not a cache folder"),
+            std::string::npos);
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/CACHEDIR.TAG"));
+  EXPECT_EQ(readAll(Dir + "/tmp-notes.txt"), "a user's file");
+}
+
+TEST_F(CacheFolderTest, RefusesAForeignTag) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
+  ASSERT_EQ(::chmod(Dir.c_str(), 0700), 0);
+  writeAll(Dir + "/CACHEDIR.TAG", "not the signature");
+  auto Store = CacheStore::open(Dir);
+  ASSERT_FALSE(bool(Store));
+  llvm::consumeError(Store.takeError());
+}
+
+TEST_F(CacheFolderTest, AdoptsAnUntaggedFolderOfItsOwnEntries) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
+  ASSERT_EQ(::chmod(Dir.c_str(), 0700), 0);
+  writeAll(entryPath(EntryKind::Result, Key), "an entry of an older run");
+  writeAll(Dir + "/tmp-12-0-ABC.part", "a temporary file");
+  EXPECT_TRUE(openStore());
+  EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/CACHEDIR.TAG"));
+}
+
+TEST_F(CacheFolderTest, EntryNamesAreExact) {
+  EXPECT_TRUE(CacheStore::isEntryName(CacheStore::entryName(EntryKind::Result, Key)));
+  EXPECT_TRUE(CacheStore::isEntryName(CacheStore::entryName(EntryKind::Preamble, Key)));
+  EXPECT_TRUE(CacheStore::isEntryName("tmp-1-2-3.part"));
+  EXPECT_FALSE(CacheStore::isEntryName("tmp-notes"));
+  EXPECT_FALSE(CacheStore::isEntryName("tmp-1-2-3.part.bak"));
+  EXPECT_FALSE(CacheStore::isEntryName("result-2024.txt"));
+  EXPECT_FALSE(CacheStore::isEntryName("preamble-"));
+  EXPECT_FALSE(CacheStore::isEntryName("CACHEDIR.TAG"));
 }
 
 TEST_F(CacheFolderTest, DropsATruncatedEntry) {
@@ -251,6 +306,9 @@ TEST_F(CacheFolderTest, PrunesTheOldestEntriesOnly) {
               0);
   }
   writeAll(Dir + "/notes.txt", std::string(100000, 'n')); // not ours
+  writeAll(Dir + "/tmp-notes", "a user's file, named like ours");
+  struct timespec LongAgo[2] = {{1000, 0}, {1000, 0}};
+  ::utimensat(AT_FDCWD, (Dir + "/tmp-notes").c_str(), LongAgo, 0);
   writeAll(Dir + "/tmp-1-2-3.part", "left by a crash");
   struct timespec Old[2] = {{1000, 0}, {1000, 0}};
   ::utimensat(AT_FDCWD, (Dir + "/tmp-1-2-3.part").c_str(), Old, 0);
@@ -260,6 +318,7 @@ TEST_F(CacheFolderTest, PrunesTheOldestEntriesOnly) {
               I >= 3)
         << I; // down to three quarters: the three newest stay
   EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/notes.txt"));
+  EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/tmp-notes"));
   EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/tmp-1-2-3.part"));
 }
 

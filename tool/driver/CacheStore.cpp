@@ -245,7 +245,98 @@ std::string defaultCacheDirectory() {
   return std::string(Dir);
 }
 
+bool CacheStore::isEntryName(llvm::StringRef Name) {
+  auto HexTail = [](llvm::StringRef S) {
+    return !S.empty() && llvm::all_of(S, llvm::isHexDigit);
+  };
+  if (Name.consume_front("preamble-") || Name.consume_front("result-"))
+    return HexTail(Name);
+  // tmp-<pid>-<serial>-<random hex>.part (write()).
+  if (!Name.consume_front("tmp-") || !Name.consume_back(".part"))
+    return false;
+  auto [Pid, Rest] = Name.split('-');
+  auto [Serial, Random] = Rest.split('-');
+  return !Pid.empty() && llvm::all_of(Pid, llvm::isDigit) && !Serial.empty() &&
+         llvm::all_of(Serial, llvm::isDigit) && HexTail(Random);
+}
+
 #ifdef LLVM_ON_UNIX
+
+/// The cache-directory tagging convention (https://bford.info/cachedir/):
+/// a file CACHEDIR.TAG that starts with this signature marks a cache folder;
+/// backup tools skip it, and cuda-tidy uses (and prunes) only such a folder.
+static constexpr const char TagName[] = "CACHEDIR.TAG";
+static constexpr llvm::StringLiteral TagSignature =
+    "Signature: 8a477f597d28d172789f06886806bc55";
+
+/// Makes sure the folder open at \p DirFD is ours: tagged, or empty (then it
+/// is tagged now), or holding nothing but cuda-tidy's own entries (a folder
+/// from before the tag; tagged now). Any other folder (`.`, $HOME, /etc) is
+/// refused: pruning it would delete files that are not ours (issue 16 F4).
+static llvm::Error claimFolder(int DirFD, llvm::StringRef Dir) {
+  int TagFD = ::openat(DirFD, TagName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (TagFD >= 0) {
+    char Head[64] = {};
+    struct stat St;
+    ssize_t Got = -1;
+    if (::fstat(TagFD, &St) == 0 && S_ISREG(St.st_mode))
+      Got = ::read(TagFD, Head, TagSignature.size());
+    ::close(TagFD);
+    if (Got == static_cast<ssize_t>(TagSignature.size()) &&
+        llvm::StringRef(Head, Got) == TagSignature)
+      return llvm::Error::success();
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "'" + Dir + "' has a " + llvm::StringRef(TagName) + " that is not a cache tag");
+  }
+  int ListFD = ::dup(DirFD);
+  DIR *D = ListFD >= 0 ? ::fdopendir(ListFD) : nullptr;
+  if (!D) {
+    if (ListFD >= 0)
+      ::close(ListFD);
+    return llvm::createStringError(
+        std::error_code(errno, std::generic_category()),
+        "cannot list '" + Dir + "'");
+  }
+  ::rewinddir(D);
+  std::string Foreign;
+  while (struct dirent *E = ::readdir(D)) {
+    llvm::StringRef Name(E->d_name);
+    if (Name == "." || Name == ".." || CacheStore::isEntryName(Name))
+      continue;
+    Foreign = Name.str();
+    break;
+  }
+  ::closedir(D);
+  if (!Foreign.empty())
+    return llvm::createStringError(
+        std::make_error_code(std::errc::directory_not_empty),
+        "'" + Dir + "' is not a cache folder of cuda-tidy's (it holds '" +
+            Foreign + "' and no " + llvm::StringRef(TagName) +
+            "); name a new or empty folder");
+  TagFD = ::openat(DirFD, TagName,
+                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (TagFD < 0) {
+    if (errno == EEXIST) // another cuda-tidy tagged it meanwhile
+      return llvm::Error::success();
+    return llvm::createStringError(
+        std::error_code(errno, std::generic_category()),
+        "cannot tag '" + Dir + "': " + std::strerror(errno));
+  }
+  std::string Text = (TagSignature +
+                      "\n# This file is a cache directory tag created by "
+                      "cuda-tidy.\n# For information about cache directory "
+                      "tags, see:\n#\thttps://bford.info/cachedir/\n")
+                         .str();
+  const bool Written =
+      ::write(TagFD, Text.data(), Text.size()) == static_cast<ssize_t>(Text.size());
+  ::close(TagFD);
+  if (!Written)
+    return llvm::createStringError(
+        std::make_error_code(std::errc::io_error),
+        "cannot tag '" + Dir + "'");
+  return llvm::Error::success();
+}
 
 llvm::Expected<std::unique_ptr<CacheStore>>
 CacheStore::open(llvm::StringRef DirArg) {
@@ -290,6 +381,10 @@ CacheStore::open(llvm::StringRef DirArg) {
     return llvm::createStringError(
         std::make_error_code(std::errc::permission_denied),
         "'" + Dir + "' is writable by other users (chmod 700 it)");
+  }
+  if (llvm::Error E = claimFolder(FD, Dir)) {
+    ::close(FD);
+    return std::move(E);
   }
   return std::unique_ptr<CacheStore>(new CacheStore(std::string(Dir), FD));
 }
@@ -431,11 +526,11 @@ void CacheStore::prune(uint64_t MaxBytes) const {
                           .count();
   while (struct dirent *E = ::readdir(D)) {
     llvm::StringRef Name(E->d_name);
-    const bool IsEntry =
-        Name.starts_with("preamble-") || Name.starts_with("result-");
+    // Only names cuda-tidy writes, exactly: a user's "tmp-notes" or
+    // "result-2024.txt" is never touched.
+    if (!isEntryName(Name))
+      continue;
     const bool IsTemporary = Name.starts_with("tmp-");
-    if (!IsEntry && !IsTemporary)
-      continue; // not ours: never touched
     struct stat St;
     if (::fstatat(DirFD, E->d_name, &St, AT_SYMLINK_NOFOLLOW) != 0)
       continue;

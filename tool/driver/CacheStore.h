@@ -112,8 +112,15 @@ class CacheStore {
 public:
   /// Opens \p Dir, creating it (and its parents) with mode 0700 when it does
   /// not exist. Fails when it is not a directory, not owned by the user, or
-  /// writable by group or others.
+  /// writable by group or others, and when it is not marked as a cache
+  /// folder (CACHEDIR.TAG with the tag signature) and holds files that are
+  /// not cuda-tidy's; an empty folder, or one with only cuda-tidy's entries,
+  /// is marked.
   static llvm::Expected<std::unique_ptr<CacheStore>> open(llvm::StringRef Dir);
+
+  /// True for the names of the files cuda-tidy writes in its folder
+  /// (entries and their temporary files); prune() touches no other.
+  static bool isEntryName(llvm::StringRef Name);
   ~CacheStore();
   CacheStore(const CacheStore &) = delete;
   CacheStore &operator=(const CacheStore &) = delete;
