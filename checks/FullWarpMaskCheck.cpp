@@ -170,6 +170,13 @@ SourceLocation reportLocation(const FullWarpMaskCheck::MaskSite &Site,
   return SM.getExpansionLoc(Loc);
 }
 
+/// What the potential tier's messages add when only an unknown block width
+/// makes threadIdx.y/z split a warp.
+constexpr llvm::StringLiteral UnknownRowWidth =
+    "; potential: the condition depends on threadIdx.y or .z, which is the "
+    "same across a warp when blockDim.x is a multiple of 32, and no launch in "
+    "this file shows the block's width";
+
 /// In converged code these full masks assume nothing a tile would state
 /// better: `__syncwarp()` with its default mask is the documented way to
 /// order a converged warp's memory accesses, and `__ballot_sync(FULL, p)`
@@ -185,10 +192,13 @@ bool statesNoConvergenceAssumption(const FullWarpMaskCheck::MaskSite &Site) {
 FullWarpMaskCheck::FullWarpMaskCheck(StringRef Name, ClangTidyContext *Context,
                                      Report What)
     : ClangTidyCheck(Name, Context), What(What),
+      ReportPotential(Options.get("ReportPotential", false)),
       AssumeBlockDimXMultipleOf32(
           Options.getLocalOrGlobal("AssumeBlockDimXMultipleOf32", false)) {}
 
 void FullWarpMaskCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  if (What == Report::Hazards)
+    Options.store(Opts, "ReportPotential", ReportPotential);
   Options.store(Opts, "AssumeBlockDimXMultipleOf32",
                 AssumeBlockDimXMultipleOf32);
 }
@@ -312,7 +322,10 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
           P.K = Pending::Divergent;
           P.Reason = Reason;
           P.Site.DivergesOnItsOwn = true;
-          record(std::move(P));
+          P.Potential = Manager.divergesOnlyForUnknownRowWidth(
+              Function, Call, Level::warp());
+          if (!P.Potential || ReportPotential)
+            record(std::move(P));
         }
       } else if (What == Report::ConvergedAdvisory &&
                  !statesNoConvergenceAssumption(*Site)) {
@@ -352,7 +365,10 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       P.Site = *Candidate;
       P.Reason = Reason;
       P.Call = Call;
-      record(std::move(P));
+      P.Potential =
+          Manager.divergesOnlyForUnknownRowWidth(Function, Call, Level::warp());
+      if (!P.Potential || ReportPotential)
+        record(std::move(P));
       continue;
     }
 
@@ -425,21 +441,23 @@ void FullWarpMaskCheck::emit(const Pending &P) {
     return;
   case Pending::Divergent:
     diag(P.Loc, "'%0' is called with %1 under control flow that diverges "
-                "within the warp (%2): %3 are named in the mask")
+                "within the warp (%2): %3 are named in the mask%4")
         << Site.Intrinsic << MaskWords
         << analysis::divergenceKindName(Reason->Kind)
-        << missingThreads(Reason->Kind, "lanes");
+        << missingThreads(Reason->Kind, "lanes")
+        << (P.Potential ? UnknownRowWidth : "");
     explainDivergence(*this, *Reason, "warp", "the call", *Ctx);
     VariableNote();
     return;
   case Pending::ViaCall: {
     const DivergenceReason &R = *Reason;
     diag(P.Loc, "call to '%0' reaches '%1' with %2 under control flow that "
-                "diverges within the warp (%3): %4 are named in the mask")
+                "diverges within the warp (%3): %4 are named in the mask%5")
         << calleeDisplayName(P.Call) << Site.Intrinsic << MaskWords
         << analysis::divergenceKindName(
                P.ThroughArgument ? DivergenceKind::ViaCall : R.Kind)
-        << missingThreads(R.Kind, "lanes");
+        << missingThreads(R.Kind, "lanes")
+        << (P.Potential ? UnknownRowWidth : "");
     if (P.ThroughArgument) {
       if (P.Argument)
         diag(P.Argument->getBeginLoc(),

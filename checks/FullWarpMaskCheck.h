@@ -75,6 +75,9 @@ private:
     /// ViaCall: the divergence is inside the callee, on a value this call
     /// passes (Reason describes the callee's branch).
     bool ThroughArgument = false;
+    /// Divergent only if blockDim.x is not a multiple of 32, which the TU
+    /// does not show (the potential tier).
+    bool Potential = false;
     unsigned Order = 0;
   };
 
@@ -86,6 +89,8 @@ private:
   void emit(const Pending &P);
 
   const Report What;
+  /// Also report the potential tier (option ReportPotential).
+  const bool ReportPotential;
   /// blockDim.x is a multiple of 32: threadIdx.y and .z are warp-uniform.
   const bool AssumeBlockDimXMultipleOf32;
 

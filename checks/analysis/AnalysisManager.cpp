@@ -21,6 +21,21 @@ bool AnalysisManager::rowsAreWarpAligned(const FunctionDecl *FD) {
   return Options.AssumeBlockDimXMultipleOf32 || Shapes.rowsAreWarpAligned(FD);
 }
 
+bool AnalysisManager::rowWidthUnknown(const FunctionDecl *FD) {
+  return !rowsAreWarpAligned(FD) && !Shapes.rowsMayStraddleWarps(FD);
+}
+
+bool AnalysisManager::divergesOnlyForUnknownRowWidth(const FunctionDecl *FD,
+                                                     const Stmt *S,
+                                                     Level Within) {
+  if (!FD || !S || !rowWidthUnknown(FD))
+    return false;
+  AnalysisOptions Aligned = Options;
+  Aligned.AssumeBlockDimXMultipleOf32 = true;
+  const FunctionDivergence *D = forContext(Ctx, Aligned).divergence(FD);
+  return D && D->isAnalyzed() && !D->divergenceAt(S, Within);
+}
+
 namespace {
 
 /// The managers alive right now, one per (ASTContext, options). An entry is

@@ -57,6 +57,15 @@ public:
   /// for every kernel, or the TU's launches and checks do for this one
   /// (LaunchShape.h).
   bool rowsAreWarpAligned(const FunctionDecl *FD);
+  /// Nothing says how wide \p FD's blocks are: neither the option nor a
+  /// launch or check the TU shows (aligned or not).
+  bool rowWidthUnknown(const FunctionDecl *FD);
+  /// \p S diverges within \p Within in \p FD only because threadIdx.y/z
+  /// may split a warp: with whole-warp rows it would not, and the TU does
+  /// not show \p FD's row width. Such a finding rests on a fact the tool
+  /// cannot see (the potential tier).
+  bool divergesOnlyForUnknownRowWidth(const FunctionDecl *FD, const Stmt *S,
+                                      Level Within);
 
 private:
   /// Calls nested deeper than this are treated like calls without a body

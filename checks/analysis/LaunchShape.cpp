@@ -92,6 +92,37 @@ uint64_t dim3Factor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
   return 1;
 }
 
+/// The expression a block argument's x extent is, through dim3
+/// constructions and locals with one value; \p E itself for an integer.
+const Expr *blockXOf(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
+  if (Depth > MaxDepth)
+    return nullptr;
+  E = stripTemporaries(E);
+  if (!isDim3(E->getType()))
+    return E;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (Construct->getNumArgs() == 0 ||
+        isa<CXXDefaultArgExpr>(Construct->getArg(0)))
+      return nullptr;
+    return blockXOf(Construct->getArg(0), Ctx, Depth + 1);
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleValue(Var, Ctx))
+        return blockXOf(Init, Ctx, Depth + 1);
+  return nullptr;
+}
+
+/// A launch whose block is a known number of threads wide that is not a
+/// multiple of 32: its rows straddle warps.
+bool isKnownUnaligned(const Expr *Block, ASTContext &Ctx) {
+  const Expr *X = Block ? blockXOf(Block, Ctx) : nullptr;
+  Expr::EvalResult Width;
+  if (!X || X->isValueDependent() || !X->EvaluateAsInt(Width, Ctx))
+    return false;
+  return Width.Val.getInt().getExtValue() % 32 != 0;
+}
+
 uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
   if (Depth > MaxDepth)
     return 1;
@@ -347,6 +378,8 @@ public:
       return true;
     const Expr *Block = blockArgument(*Launch);
     bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
+    if (!Aligned && isKnownUnaligned(Block, Ctx))
+      Unaligned.insert(Launch->Kernel->getCanonicalDecl());
     auto [It, Inserted] =
         Launches.try_emplace(Launch->Kernel->getCanonicalDecl(), Aligned);
     if (!Inserted)
@@ -358,6 +391,7 @@ public:
   const FunctionDecl *Current = nullptr;
   std::vector<const FunctionDecl *> Kernels;
   llvm::DenseMap<const FunctionDecl *, bool> Launches;
+  llvm::DenseSet<const FunctionDecl *> Unaligned;
 };
 
 /// The functions a body calls by name (its lambdas' bodies included).
@@ -394,6 +428,7 @@ void LaunchShapes::scanLaunches() {
     if (!SM.isInSystemHeader(D->getLocation()))
       Scanner.TraverseDecl(D);
   LaunchedAligned = std::move(Scanner.Launches);
+  KnownUnaligned = std::move(Scanner.Unaligned);
   for (const FunctionDecl *Kernel : Scanner.Kernels) {
     if (bodyChecksWarpAlignedRows(Kernel, Context))
       CheckedInBody.insert(Kernel->getCanonicalDecl());
@@ -448,6 +483,33 @@ void LaunchShapes::propagateToCallees() {
   Walk(false, FromOthers);
   for (const FunctionDecl *F : FromAligned)
     CalleeAligned[F] = !FromOthers.contains(F);
+  // A third walk: what kernels with rows known to straddle warps reach.
+  std::vector<const FunctionDecl *> Stack(KnownUnaligned.begin(),
+                                          KnownUnaligned.end());
+  while (!Stack.empty()) {
+    const FunctionDecl *F = Stack.back();
+    Stack.pop_back();
+    for (const FunctionDecl *Callee : CalleesOfFunction(F)) {
+      const FunctionDecl *Canonical = Callee->getCanonicalDecl();
+      if (!Canonical->hasAttr<CUDAGlobalAttr>() &&
+          CalleeUnaligned.insert(Canonical).second)
+        Stack.push_back(Canonical);
+    }
+  }
+}
+
+bool LaunchShapes::rowsMayStraddleWarps(const FunctionDecl *Function) {
+  if (!Function)
+    return false;
+  if (!Scanned)
+    scanLaunches();
+  const FunctionDecl *Canonical = Function->getCanonicalDecl();
+  if (Canonical->hasAttr<CUDAGlobalAttr>())
+    return KnownUnaligned.contains(Canonical) &&
+           !CheckedInBody.contains(Canonical);
+  if (!Propagated)
+    propagateToCallees();
+  return CalleeUnaligned.contains(Canonical);
 }
 
 bool LaunchShapes::rowsAreWarpAligned(const FunctionDecl *Function) {

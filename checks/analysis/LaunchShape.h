@@ -61,6 +61,11 @@ public:
   /// blockDim.x is a multiple of 32 in every block \p Function runs in, as
   /// far as the TU shows (see the file comment).
   bool rowsAreWarpAligned(const FunctionDecl *Function);
+  /// Some launch the TU shows gives \p Function (or a kernel that reaches
+  /// it) blocks a constant number of threads wide that is not a multiple of
+  /// 32: its rows do straddle warps. Neither this nor rowsAreWarpAligned
+  /// holding means the shape is unknown.
+  bool rowsMayStraddleWarps(const FunctionDecl *Function);
 
 private:
   void scanLaunches();
@@ -76,6 +81,10 @@ private:
   llvm::DenseSet<const FunctionDecl *> CheckedInBody;
   /// Canonical device functions -> reached only from aligned kernels.
   llvm::DenseMap<const FunctionDecl *, bool> CalleeAligned;
+  /// Canonical kernels launched with a constant, unaligned block width, and
+  /// the device functions they reach.
+  llvm::DenseSet<const FunctionDecl *> KnownUnaligned;
+  llvm::DenseSet<const FunctionDecl *> CalleeUnaligned;
 };
 
 } // namespace clang::tidy::cuda::analysis

@@ -1,8 +1,11 @@
 // RUN: %check_cuda_tidy %s cuda-divergent-barrier,cuda-full-warp-mask %t
+// RUN: %check_cuda_tidy -check-suffix=POTENTIAL %s cuda-divergent-barrier,cuda-full-warp-mask %t -- -config="{CheckOptions: {cuda-full-warp-mask.ReportPotential: true}}"
 // Kernels whose blocks are whole warps wide (blockDim.x a multiple of 32)
 // branch on threadIdx.y between warps, never inside one. The analysis learns
 // the shape from the launch sites and shape checks in the file; where it
-// cannot, threadIdx.y stays lane-varying.
+// cannot, a finding that rests on threadIdx.y splitting a warp is potential
+// (off by default, its message names the missing fact); a known width that
+// is not a multiple of 32 keeps it definite.
 #include <cassert>
 #define WARP_SIZE 32
 
@@ -38,6 +41,7 @@ __global__ void halfWarpRows(float *p) {
   if (threadIdx.y == 0)
     v = __shfl_sync(0xffffffff, v, 0);
   // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: '__shfl_sync' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
+  // CHECK-MESSAGES-POTENTIAL: :[[@LINE-2]]:21: warning: '__shfl_sync' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
   p[threadIdx.x] = v;
 }
 
@@ -46,7 +50,7 @@ __global__ void unknownShape(float *p) {
   float v = p[threadIdx.x];
   if (threadIdx.y == 0)
     v = __shfl_sync(0xffffffff, v, 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: '__shfl_sync' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
+  // CHECK-MESSAGES-POTENTIAL: :[[@LINE-1]]:21: warning: '__shfl_sync' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask; potential: the condition depends on threadIdx.y or .z, which is the same across a warp when blockDim.x is a multiple of 32, and no launch in this file shows the block's width [cuda-full-warp-mask]
   p[threadIdx.x] = v;
 }
 
@@ -55,6 +59,7 @@ __global__ void barrierOnRow(float *p) {
   if (threadIdx.y == 0)
     __syncthreads();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
+  // CHECK-MESSAGES-POTENTIAL: :[[@LINE-2]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
 }
 
 void launchAll(float *p, int n, int nwarps, int threads) {
