@@ -67,10 +67,12 @@ _ANGLE_INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
 
 
 def _samples_flags(path, root):
+    # -fgpu-rdc: the samples' CMakeLists set CUDA_SEPARABLE_COMPILATION ON
+    # (the cdp* samples launch kernels from the device and need it).
     # -I Common for the helpers; the sample's own folder only where one of
     # its files includes a header of that folder with <...> (smokeParticles):
     # the same flags everywhere else let the samples share preambles.
-    flags = ["-I", "Common"]
+    flags = ["-fgpu-rdc", "-I", "Common"]
     d = os.path.dirname(path)
     full = os.path.join(root, d)
     # A sample with src/ and inc/ folders (FDTD3d) keeps its headers in inc/.
@@ -376,6 +378,20 @@ def run_one(tidy, root, path, flags, cache_dir, potential):
         err = "unreadable JSON output\n" + err
     return {"path": path, "rc": rc, "findings": findings,
             "stderr": err[-4000:], "seconds": round(time.time() - t0, 2)}
+
+
+def run_corpus(tidy, corpus, root, files, cache_dir, potential, jobs):
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+        futs = [pool.submit(run_one, tidy, root, p, corpus["flags"](p, root),
+                            cache_dir, potential) for p in files]
+        results = []
+        for i, fut in enumerate(futs):
+            results.append(fut.result())
+            if (i + 1) % 20 == 0:
+                say("real-code: %s: %d/%d files, %.0f s" % (
+                    corpus["name"], i + 1, len(files), time.time() - t0))
+    return results
 
 
 # --------------------------------------------------------------------------
@@ -705,6 +721,9 @@ def main(argv=None):
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--results", help="also write the raw per-file results "
                     "(JSON) to this file")
+    ap.add_argument("--from-results", metavar="FILE",
+                    help="report on the raw results of an earlier run "
+                    "(--results) instead of running cuda-tidy")
     args = ap.parse_args(argv)
 
     names = [c["name"] for c in CORPORA]
@@ -725,15 +744,27 @@ def main(argv=None):
 
     os.makedirs(args.corpora, exist_ok=True)
     cache_dir = os.path.join(args.corpora, ".cuda-tidy-cache")
-    tidy, digest = private_binary(args.cuda_tidy, args.corpora)
-    sanity_check(tidy, cache_dir)
-    version = subprocess.run([tidy, "--version"], stdout=subprocess.PIPE,
-                             universal_newlines=True).stdout.strip()
+    earlier = None
+    if args.from_results:
+        with open(args.from_results) as f:
+            earlier = json.load(f)
+        meta = earlier.get("_meta", {})
+        version = meta.get("version", "unknown version")
+        digest = meta.get("sha256", "unknown")
+        args.potential = meta.get("potential", args.potential)
+    else:
+        tidy, digest = private_binary(args.cuda_tidy, args.corpora)
+        sanity_check(tidy, cache_dir)
+        version = subprocess.run([tidy, "--version"], stdout=subprocess.PIPE,
+                                 universal_newlines=True).stdout.strip()
     say("real-code: %s (sha256 %s), %s tier" % (
         version, digest, "potential" if args.potential else "default"))
 
     triage = read_triage(args.triage)
-    measured, raw = [], {}
+    measured = []
+    raw = {"_meta": {"version": version, "sha256": digest,
+                     "potential": args.potential,
+                     "date": time.strftime("%Y-%m-%d")}}
     for c in present:
         root = corpus_root(args.corpora, c)
         say("real-code: extracting %s @ %s" % (c["repo"], c["commit"][:12]))
@@ -750,17 +781,16 @@ def main(argv=None):
             files = c["files"](paths)
         if args.files:
             files = files[:args.files]
-        say("real-code: %s: %d files" % (c["name"], len(files)))
         t0 = time.time()
-        with concurrent.futures.ThreadPoolExecutor(max(1, args.j)) as pool:
-            futs = [pool.submit(run_one, tidy, root, p, c["flags"](p, root),
-                                cache_dir, args.potential) for p in files]
-            results = []
-            for i, fut in enumerate(futs):
-                results.append(fut.result())
-                if (i + 1) % 20 == 0:
-                    say("real-code: %s: %d/%d files, %.0f s" % (
-                        c["name"], i + 1, len(files), time.time() - t0))
+        if earlier is not None:
+            if c["name"] not in earlier:
+                continue
+            results = earlier[c["name"]]
+            files = [r["path"] for r in results]
+        else:
+            say("real-code: %s: %d files" % (c["name"], len(files)))
+            results = run_corpus(tidy, c, root, files, cache_dir,
+                                 args.potential, args.j)
         hazards, advisories, failures = collect(c["name"], c["repo"], root,
                                                 results)
         m = {"corpus": c, "files": len(files), "hazards": hazards,
