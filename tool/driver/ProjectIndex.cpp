@@ -7,11 +7,19 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
+#include <iterator>
 #include <map>
+#ifdef LLVM_ON_UNIX
+#include <dirent.h>
+#include <csignal>
+#include <unistd.h>
+#endif
 
 namespace clang::tidy::cuda::driver {
 
@@ -124,6 +132,64 @@ toClangTidyErrors(llvm::ArrayRef<CrossFileFinding> Findings,
   return Errors;
 }
 
+#ifdef LLVM_ON_UNIX
+namespace {
+
+/// The index folder of the run, for the signal handler (one ProjectIndex a
+/// process; empty when none).
+char InterruptedIndexDir[4096];
+struct sigaction PreviousActions[3];
+constexpr int CleanupSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+/// On SIGINT, SIGTERM or SIGHUP: removes the index folder (the records in
+/// it, then the folder), then lets the signal do what it did before
+/// (LLVM's handler, then the default: the process ends with that signal).
+/// Issue 16 F14: an interrupted run left cuda-tidy-index-* folders behind.
+void removeIndexOnSignal(int Signal) {
+  if (InterruptedIndexDir[0]) {
+    if (DIR *D = ::opendir(InterruptedIndexDir)) {
+      int DirFD = ::dirfd(D);
+      while (struct dirent *E = ::readdir(D))
+        if (std::strcmp(E->d_name, ".") != 0 && std::strcmp(E->d_name, "..") != 0)
+          ::unlinkat(DirFD, E->d_name, 0);
+      ::closedir(D);
+    }
+    ::rmdir(InterruptedIndexDir);
+    InterruptedIndexDir[0] = 0;
+  }
+  for (size_t I = 0; I < std::size(CleanupSignals); ++I)
+    if (CleanupSignals[I] == Signal)
+      ::sigaction(Signal, &PreviousActions[I], nullptr);
+  ::raise(Signal); // delivered when this handler returns
+}
+
+void removeIndexOnSignals(llvm::StringRef Dir) {
+  // One folder at a time (a process has one index; tests may make more).
+  if (InterruptedIndexDir[0] || Dir.size() >= sizeof(InterruptedIndexDir))
+    return;
+  std::memcpy(InterruptedIndexDir, Dir.data(), Dir.size());
+  InterruptedIndexDir[Dir.size()] = 0;
+  struct sigaction Action = {};
+  Action.sa_handler = removeIndexOnSignal;
+  sigemptyset(&Action.sa_mask);
+  for (size_t I = 0; I < std::size(CleanupSignals); ++I)
+    ::sigaction(CleanupSignals[I], &Action, &PreviousActions[I]);
+}
+
+void keepIndexOnSignals(llvm::StringRef Dir) {
+  if (llvm::StringRef(InterruptedIndexDir) != Dir)
+    return;
+  for (size_t I = 0; I < std::size(CleanupSignals); ++I)
+    ::sigaction(CleanupSignals[I], &PreviousActions[I], nullptr);
+  InterruptedIndexDir[0] = 0;
+}
+
+} // namespace
+#else
+static void removeIndexOnSignals(llvm::StringRef) {}
+static void keepIndexOnSignals(llvm::StringRef) {}
+#endif
+
 ProjectIndex::ProjectIndex() {
   // Only named here: the first record creates the folder (writeRecord), so
   // a run with nothing to record, or one that is killed before it records
@@ -138,11 +204,14 @@ ProjectIndex::ProjectIndex() {
     return;
   }
   Dir = std::string(Path);
+  removeIndexOnSignals(Dir);
 }
 
 ProjectIndex::~ProjectIndex() {
-  if (!Dir.empty())
-    (void)llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
+  if (Dir.empty())
+    return;
+  (void)llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
+  keepIndexOnSignals(Dir);
 }
 
 namespace {
