@@ -225,7 +225,15 @@ std::string escapeGitHubData(llvm::StringRef Text) {
       Out += "%0A";
       break;
     default:
-      Out.push_back(C);
+      // Other control bytes (ESC, BEL, ...) would reach the log raw and can
+      // spoof it (issue 16 F19); GitHub shows the escape as text.
+      if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f) {
+        Out += '%';
+        Out += llvm::hexdigit(static_cast<unsigned char>(C) >> 4, false);
+        Out += llvm::hexdigit(static_cast<unsigned char>(C) & 15, false);
+      } else {
+        Out.push_back(C);
+      }
     }
   }
   return Out;
