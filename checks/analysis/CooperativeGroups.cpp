@@ -195,7 +195,8 @@ bool readsOnlyUnchangedVariables(const Expr *E, const FunctionDecl *Function) {
 }
 
 bool sameExpression(const Expr *A, const Expr *B, const ASTContext &Ctx) {
-  llvm::FoldingSetNodeID IA, IB;
+  llvm::FoldingSetNodeID IA;
+  llvm::FoldingSetNodeID IB;
   A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
   B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
   return IA == IB;

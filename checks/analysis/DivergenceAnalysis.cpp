@@ -811,9 +811,10 @@ FunctionDivergence::Impl::entryState(const CFGBlock *B) {
     if (const ButterflyLoop *Loop = butterflyExitingTo(P, B)) {
       // Leaving a butterfly reduction: every lane of each segment has
       // combined the whole segment (WarpReductions.h).
+      std::optional<Level> Tile = Level::tile(Loop->Width);
       if (std::optional<unsigned> Slot = slotOf(Loop->Value);
-          Slot && !Escaped.test(*Slot)) {
-        Level Segment = *Level::tile(Loop->Width);
+          Tile && Slot && !Escaped.test(*Slot)) {
+        Level Segment = *Tile;
         if (PredOut[*Slot].level() < Segment ||
             PredOut[*Slot].dependsOnSymbols()) {
           Reduced = PredOut;

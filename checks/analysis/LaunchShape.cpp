@@ -20,7 +20,7 @@ namespace clang::tidy::cuda::analysis {
 
 namespace {
 
-constexpr uint64_t MaxFactor = uint64_t(1) << 31;
+constexpr uint64_t MaxFactor = static_cast<uint64_t>(1) << 31;
 constexpr unsigned MaxDepth = 8;
 
 uint64_t powerOfTwoPart(uint64_t V) {

@@ -23,15 +23,44 @@ struct SharedAccess {
   bool IsWrite = false;
 };
 
-/// The __shared__ array an element access names, through nested subscripts
-/// (`tile[y][x]`), or nullptr.
+bool isSharedVariable(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && Var->hasAttr<CUDASharedAttr>();
+}
+
+/// A local pointer into __shared__ memory: initialised from a __shared__
+/// array, plus an offset (`float *bias = shared; float *w = shared + C;`,
+/// the usual carving of one `extern __shared__` buffer). Accesses through
+/// it are keyed by the pointer: each names its own part of the buffer.
+bool pointsIntoShared(const VarDecl *Var) {
+  if (!Var->hasLocalStorage() || !Var->getType()->isPointerType() ||
+      !Var->getInit())
+    return false;
+  const Expr *Init = Var->getInit()->IgnoreParenImpCasts();
+  if (const auto *Sum = dyn_cast<BinaryOperator>(Init);
+      Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub))
+    Init = Sum->getLHS()->IgnoreParenImpCasts();
+  if (const auto *Address = dyn_cast<UnaryOperator>(Init);
+      Address && Address->getOpcode() == UO_AddrOf)
+    if (const auto *Element = dyn_cast<ArraySubscriptExpr>(
+            Address->getSubExpr()->IgnoreParenImpCasts()))
+      Init = Element->getBase();
+  return isSharedVariable(Init);
+}
+
+/// The __shared__ array (or local pointer into one) an element access
+/// names, through nested subscripts (`tile[y][x]`), or nullptr.
 const VarDecl *sharedArrayOf(const ArraySubscriptExpr *Subscript) {
   const Expr *Base = Subscript->getBase()->IgnoreParenImpCasts();
   while (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Base))
     Base = Inner->getBase()->IgnoreParenImpCasts();
   const auto *Ref = dyn_cast<DeclRefExpr>(Base);
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return Var && Var->hasAttr<CUDASharedAttr>() ? Var : nullptr;
+  if (!Var)
+    return nullptr;
+  return Var->hasAttr<CUDASharedAttr>() || pointsIntoShared(Var) ? Var
+                                                                   : nullptr;
 }
 
 class AccessCollector : public RecursiveASTVisitor<AccessCollector> {
@@ -98,7 +127,7 @@ SharedAccesses::SharedAccesses(const FunctionDecl *Function,
   for (const SharedAccess &A : Collector.Accesses)
     Accesses.push_back(
         {A.Variable, spelling(A.Element, Context), A.Where, A.IsWrite});
-  llvm::stable_sort(Accesses, [&](const Access &L, const Access &R) {
+  llvm::sort(Accesses, [&](const Access &L, const Access &R) {
     return SM.isBeforeInTranslationUnit(L.Where, R.Where);
   });
 }

@@ -11,6 +11,10 @@
 //   from every element written (`tile[threadIdx.x + 1]` against
 //   `tile[threadIdx.x]`, or a loop's `buf[i]` against another loop's).
 //
+// Local pointers initialised into a __shared__ buffer (`float *bias =
+// shared + C;`) count as shared arrays of their own; a pointer reassigned
+// later is not followed.
+//
 // Reading one's own element back (`tile[threadIdx.x]` on both sides) is not
 // an exchange, nor is a __shared__ scalar (written by one thread, which
 // exits only when its whole block does in the usual bounds checks). Order is

@@ -71,11 +71,10 @@ bool isStableTerm(const Expr *T) {
     return false;
   if (isa<ArraySubscriptExpr>(T))
     return false;
-  for (const Stmt *Child : T->children())
-    if (const auto *E = dyn_cast_or_null<Expr>(Child))
-      if (!isStableTerm(E))
-        return false;
-  return true;
+  return llvm::all_of(T->children(), [](const Stmt *Child) {
+    const auto *E = dyn_cast_or_null<Expr>(Child);
+    return !E || isStableTerm(E);
+  });
 }
 
 void variablesOf(const Stmt *S, llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
@@ -91,7 +90,8 @@ void variablesOf(const Stmt *S, llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
 } // namespace
 
 std::optional<CancellingLoop> asCancellingLoop(const ForStmt *For,
-                                               const ASTContext &Ctx) {
+                                               const ASTContext &Context) {
+  const ASTContext &Ctx = Context;
   if (!For || !For->getInit() || !For->getCond() || !For->getInc())
     return std::nullopt;
 
@@ -113,7 +113,8 @@ std::optional<CancellingLoop> asCancellingLoop(const ForStmt *For,
 
   // The bound: V < Y + T (V on the left).
   const auto *Compare = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
-  if (!Compare || !(Compare->isRelationalOp() || Compare->getOpcode() == BO_NE) ||
+  if (!Compare ||
+      (!Compare->isRelationalOp() && Compare->getOpcode() != BO_NE) ||
       varOf(Compare->getLHS()) != Induction)
     return std::nullopt;
   const Expr *Bound = Compare->getRHS();
@@ -147,7 +148,8 @@ std::optional<CancellingLoop> asCancellingLoop(const ForStmt *For,
   }
 
   // The addends the start and the bound share (as a multiset) cancel.
-  llvm::SmallVector<const Expr *, 4> StartTerms, BoundTerms;
+  llvm::SmallVector<const Expr *, 4> StartTerms;
+  llvm::SmallVector<const Expr *, 4> BoundTerms;
   addendsOf(Start, StartTerms);
   addendsOf(Bound, BoundTerms);
   llvm::SmallVector<bool, 4> StartShared(StartTerms.size(), false);

@@ -110,7 +110,8 @@ std::optional<ButterflyLoop> combineStep(const Stmt *S, const VarDecl *Offset,
 } // namespace
 
 std::optional<ButterflyLoop> asButterflyLoop(const ForStmt *For,
-                                             const ASTContext &Ctx) {
+                                             const ASTContext &Context) {
+  const ASTContext &Ctx = Context;
   if (!For || !For->getInit() || !For->getCond() || !For->getInc() ||
       !For->getBody())
     return std::nullopt;

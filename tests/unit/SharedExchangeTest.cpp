@@ -82,6 +82,15 @@ __global__ void writtenBeforeExit(float *o, int n) {
   __syncthreads();
   o[threadIdx.x] = t[threadIdx.x + 1];
 }
+__global__ void carvedBuffer(float *o, int n, int c) {
+  extern __shared__ float shared[];
+  if (blockIdx.x * 8 + threadIdx.x / 32 >= n) return;
+  float *bias = shared;
+  float *weight = shared + c;
+  for (int i = threadIdx.x; i < c; i += blockDim.x) { bias[i] = 0; weight[i] = 0; }
+  __syncthreads();
+  for (int j = threadIdx.x; j < c; j += blockDim.x) o[j] = bias[j] + weight[j];
+}
 __global__ void noShared(float *o, int n) {
   if (threadIdx.x >= n) return;
   __syncthreads();
@@ -99,6 +108,7 @@ __global__ void noShared(float *o, int n) {
   EXPECT_TRUE(Exchanges("twoDims"));
   EXPECT_TRUE(Exchanges("atomics"));
   EXPECT_FALSE(Exchanges("writtenBeforeExit"));
+  EXPECT_TRUE(Exchanges("carvedBuffer"));
   EXPECT_FALSE(Exchanges("noShared"));
 }
 

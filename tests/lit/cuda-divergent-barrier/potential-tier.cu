@@ -70,3 +70,24 @@ __global__ void branchNotExit(float *out, int n) {
     out[i] = 1.0f;
   }
 }
+
+// One extern __shared__ buffer carved into parts through local pointers
+// (llm.c's layernorm backward): whole warps return, the rest zero-fill the
+// parts block-strided and read back elements the exited warps should have
+// zeroed. Definite.
+__global__ void carvedBuffer(float *out, int n, int c) {
+  extern __shared__ float shared[];
+  if (blockIdx.x * 8 + threadIdx.x / 32 >= n)
+    return;
+  float *bias = shared;
+  float *weight = shared + c;
+  for (int i = threadIdx.x; i < c; i += blockDim.x) {
+    bias[i] = 0.0f;
+    weight[i] = 0.0f;
+  }
+  __syncthreads();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: '__syncthreads()' is reached under control flow that diverges within the block (early exit) [cuda-divergent-barrier]
+  // CHECK-MESSAGES-POTENTIAL: :[[@LINE-2]]:3: warning: '__syncthreads()' is reached under control flow that diverges within the block (early exit) [cuda-divergent-barrier]
+  for (int j = threadIdx.x; j < c; j += blockDim.x)
+    out[j] = bias[j] + weight[j];
+}
