@@ -269,73 +269,145 @@ static constexpr const char TagName[] = "CACHEDIR.TAG";
 static constexpr llvm::StringLiteral TagSignature =
     "Signature: 8a477f597d28d172789f06886806bc55";
 
+/// A fresh name for a temporary file in the folder, of the form
+/// isEntryName() accepts (so that one left by a killed process is pruned):
+/// tmp-<pid>-<serial>-<random hex>.part.
+static std::string temporaryName() {
+  static std::atomic<unsigned> Serial{0};
+  std::random_device Random;
+  return "tmp-" + std::to_string(llvm::sys::Process::getProcessId()) + "-" +
+         std::to_string(Serial++) + "-" + llvm::utohexstr(Random()) + ".part";
+}
+
+enum class TagState { Missing, Ours, Foreign };
+
+/// Whether the folder open at \p DirFD has our CACHEDIR.TAG.
+static TagState readTag(int DirFD) {
+  int TagFD = ::openat(DirFD, TagName,
+                       O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (TagFD < 0)
+    return errno == ENOENT ? TagState::Missing : TagState::Foreign;
+  char Head[64] = {};
+  struct stat St;
+  ssize_t Got = -1;
+  if (::fstat(TagFD, &St) == 0 && S_ISREG(St.st_mode))
+    Got = ::read(TagFD, Head, TagSignature.size());
+  ::close(TagFD);
+  return Got == static_cast<ssize_t>(TagSignature.size()) &&
+                 llvm::StringRef(Head, Got) == TagSignature
+             ? TagState::Ours
+             : TagState::Foreign;
+}
+
 /// Makes sure the folder open at \p DirFD is ours: tagged, or empty (then it
 /// is tagged now), or holding nothing but cuda-tidy's own entries (a folder
 /// from before the tag; tagged now). Any other folder (`.`, $HOME, /etc) is
 /// refused: pruning it would delete files that are not ours (issue 16 F4).
+///
+/// Several cuda-tidy processes may claim one new folder at once (-j jobs of
+/// a build, CI jobs sharing a cache). The tag is therefore written to a
+/// temporary file and linked into place whole: no process ever reads a
+/// half-written tag, and a tag that appears while the folder is listed is
+/// read again instead of being taken for a foreign file (the cause of the
+/// 1-in-400 "racing" failure of the cache-identity test: the second process
+/// listed the folder just after the first had tagged it, and refused it for
+/// holding CACHEDIR.TAG).
 static llvm::Error claimFolder(int DirFD, llvm::StringRef Dir) {
-  int TagFD = ::openat(DirFD, TagName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (TagFD >= 0) {
-    char Head[64] = {};
-    struct stat St;
-    ssize_t Got = -1;
-    if (::fstat(TagFD, &St) == 0 && S_ISREG(St.st_mode))
-      Got = ::read(TagFD, Head, TagSignature.size());
-    ::close(TagFD);
-    if (Got == static_cast<ssize_t>(TagSignature.size()) &&
-        llvm::StringRef(Head, Got) == TagSignature)
-      return llvm::Error::success();
+  auto ForeignTag = [&] {
     return llvm::createStringError(
         std::make_error_code(std::errc::invalid_argument),
-        "'" + Dir + "' has a " + llvm::StringRef(TagName) + " that is not a cache tag");
-  }
-  int ListFD = ::dup(DirFD);
-  DIR *D = ListFD >= 0 ? ::fdopendir(ListFD) : nullptr;
-  if (!D) {
-    if (ListFD >= 0)
-      ::close(ListFD);
-    return llvm::createStringError(
-        std::error_code(errno, std::generic_category()),
-        "cannot list '" + Dir + "'");
-  }
-  ::rewinddir(D);
-  std::string Foreign;
-  while (struct dirent *E = ::readdir(D)) {
-    llvm::StringRef Name(E->d_name);
-    if (Name == "." || Name == ".." || CacheStore::isEntryName(Name))
-      continue;
-    Foreign = Name.str();
-    break;
-  }
-  ::closedir(D);
-  if (!Foreign.empty())
-    return llvm::createStringError(
-        std::make_error_code(std::errc::directory_not_empty),
-        "'" + Dir + "' is not a cache folder of cuda-tidy's (it holds '" +
-            Foreign + "' and no " + llvm::StringRef(TagName) +
-            "); name a new or empty folder");
-  TagFD = ::openat(DirFD, TagName,
-                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (TagFD < 0) {
-    if (errno == EEXIST) // another cuda-tidy tagged it meanwhile
+        "'" + Dir + "' has a " + llvm::StringRef(TagName) +
+            " that is not a cache tag");
+  };
+  // Each round ends with our tag in place, or finds a tag another process
+  // linked in meanwhile (read in the next round); three are plenty.
+  for (int Round = 0; Round < 3; ++Round) {
+    switch (readTag(DirFD)) {
+    case TagState::Ours:
       return llvm::Error::success();
-    return llvm::createStringError(
-        std::error_code(errno, std::generic_category()),
-        "cannot tag '" + Dir + "': " + std::strerror(errno));
+    case TagState::Foreign:
+      return ForeignTag();
+    case TagState::Missing:
+      break;
+    }
+    int ListFD = ::dup(DirFD);
+    DIR *D = ListFD >= 0 ? ::fdopendir(ListFD) : nullptr;
+    if (!D) {
+      if (ListFD >= 0)
+        ::close(ListFD);
+      return llvm::createStringError(
+          std::error_code(errno, std::generic_category()),
+          "cannot list '" + Dir + "'");
+    }
+    ::rewinddir(D);
+    std::string Foreign;
+    bool TagAppeared = false;
+    while (struct dirent *E = ::readdir(D)) {
+      llvm::StringRef Name(E->d_name);
+      if (Name == "." || Name == ".." || CacheStore::isEntryName(Name))
+        continue;
+      if (Name == TagName) { // linked in by another cuda-tidy just now
+        TagAppeared = true;
+        continue;
+      }
+      Foreign = Name.str();
+      break;
+    }
+    ::closedir(D);
+    if (!Foreign.empty())
+      return llvm::createStringError(
+          std::make_error_code(std::errc::directory_not_empty),
+          "'" + Dir + "' is not a cache folder of cuda-tidy's (it holds '" +
+              Foreign + "' and no " + llvm::StringRef(TagName) +
+              "); name a new or empty folder");
+    if (TagAppeared)
+      continue;
+    const std::string Temporary = temporaryName();
+    int TagFD = ::openat(DirFD, Temporary.c_str(),
+                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                         0600);
+    if (TagFD < 0)
+      return llvm::createStringError(
+          std::error_code(errno, std::generic_category()),
+          "cannot tag '" + Dir + "': " + std::strerror(errno));
+    const std::string Text =
+        (TagSignature +
+         "\n# This file is a cache directory tag created by "
+         "cuda-tidy.\n# For information about cache directory "
+         "tags, see:\n#\thttps://bford.info/cachedir/\n")
+            .str();
+    const bool Written = ::write(TagFD, Text.data(), Text.size()) ==
+                         static_cast<ssize_t>(Text.size());
+    const bool Closed = ::close(TagFD) == 0;
+    if (!Written || !Closed) {
+      ::unlinkat(DirFD, Temporary.c_str(), 0);
+      return llvm::createStringError(
+          std::make_error_code(std::errc::io_error),
+          "cannot tag '" + Dir + "'");
+    }
+    // link() never replaces a file: a tag another process put there first
+    // stays, and is read in the next round.
+    int Linked = ::linkat(DirFD, Temporary.c_str(), DirFD, TagName, 0);
+    int LinkErrno = errno;
+    if (Linked != 0 && LinkErrno != EEXIST) {
+      // A file system without hard links: rename, which is atomic too (it
+      // could replace a tag that appeared in this instant, with the same
+      // text).
+      Linked = ::renameat(DirFD, Temporary.c_str(), DirFD, TagName);
+      LinkErrno = errno;
+    }
+    ::unlinkat(DirFD, Temporary.c_str(), 0);
+    if (Linked == 0)
+      return llvm::Error::success();
+    if (LinkErrno != EEXIST)
+      return llvm::createStringError(
+          std::error_code(LinkErrno, std::generic_category()),
+          "cannot tag '" + Dir + "': " + std::strerror(LinkErrno));
   }
-  std::string Text = (TagSignature +
-                      "\n# This file is a cache directory tag created by "
-                      "cuda-tidy.\n# For information about cache directory "
-                      "tags, see:\n#\thttps://bford.info/cachedir/\n")
-                         .str();
-  const bool Written =
-      ::write(TagFD, Text.data(), Text.size()) == static_cast<ssize_t>(Text.size());
-  ::close(TagFD);
-  if (!Written)
-    return llvm::createStringError(
-        std::make_error_code(std::errc::io_error),
-        "cannot tag '" + Dir + "'");
-  return llvm::Error::success();
+  // Still no tag of ours after three rounds: something else keeps changing
+  // the folder.
+  return readTag(DirFD) == TagState::Ours ? llvm::Error::success()
+                                          : ForeignTag();
 }
 
 llvm::Expected<std::unique_ptr<CacheStore>>
@@ -467,11 +539,7 @@ bool CacheStore::write(EntryKind Kind, const Digest &Key,
   Digest PayloadDigest = Hasher.final();
   std::memcpy(Header + 56, PayloadDigest.data(), PayloadDigest.size());
 
-  static std::atomic<unsigned> Serial{0};
-  std::random_device Random;
-  std::string Temporary =
-      "tmp-" + std::to_string(llvm::sys::Process::getProcessId()) + "-" +
-      std::to_string(Serial++) + "-" + llvm::utohexstr(Random()) + ".part";
+  const std::string Temporary = temporaryName();
   int FD = ::openat(DirFD, Temporary.c_str(),
                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (FD < 0) {
