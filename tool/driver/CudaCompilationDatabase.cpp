@@ -1,6 +1,7 @@
 //===--- CudaCompilationDatabase.cpp - compile commands for CUDA files ----===//
 
 #include "tool/driver/CudaCompilationDatabase.h"
+#include "tool/driver/NvccCompat.h"
 #include "tool/compdb/NvccCommandLine.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -73,6 +74,8 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
   Args.insert(FileArg, Settings.ExtraArgs.begin(), Settings.ExtraArgs.end());
   addCudaDefaults(Args, Command.Filename, Settings.Toolkit, Pass,
                   Settings.GpuArch);
+  addNvccCompat(Args, Command.Filename, Settings.CompatHeader,
+                Settings.HostCompilerIncludeDir);
   // The resource dir (clang's builtin and CUDA wrapper headers) is found
   // relative to the running binary, which for cuda-tidy is not clang's.
   if (!Settings.ResourceDir.empty() &&

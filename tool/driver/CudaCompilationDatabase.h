@@ -29,6 +29,10 @@ struct CommandSettings {
   std::vector<std::string> FallbackFlags; ///< Flags after `--`.
   std::vector<std::string> ExtraArgsBefore;
   std::vector<std::string> ExtraArgs;
+  /// Included first in every CUDA command (NvccCompat); empty: none.
+  std::string CompatHeader;
+  /// Searched after every other include folder (NvccCompat); empty: none.
+  std::string HostCompilerIncludeDir;
 };
 
 class CudaCompilationDatabase : public tooling::CompilationDatabase {

@@ -9,6 +9,7 @@
 
 #include "checks/CudaTidyModule.h"
 #include "tool/compdb/NvccCommandLine.h"
+#include "tool/driver/NvccCompat.h"
 #include "tool/driver/CompilerLauncher.h"
 #include "tool/driver/ConfigValidation.h"
 #include "tool/driver/CudaCompilationDatabase.h"
@@ -191,6 +192,12 @@ static cl::opt<std::string> CacheDir(
              "folder (default: $XDG_CACHE_HOME/cuda-tidy, else "
              "~/.cache/cuda-tidy)."),
     cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool> NoNvccCompat(
+    "no-nvcc-compat",
+    cl::desc("Do not include cuda-tidy's nvcc-compatibility header "
+             "(docs/nvcc-compat.md) first in each CUDA file, nor search the "
+             "host compiler's own headers (omp.h) last."),
+    cl::cat(Category));
 static cl::opt<bool>
     NoCache("no-cache",
             cl::desc("Use no cache folder: parse and analyze every file."),
@@ -562,6 +569,20 @@ int main(int Argc, const char **Argv) {
   Settings.GpuArch = GpuArch;
   Settings.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
   Settings.ResourceDir = CUDA_TIDY_CLANG_RESOURCE_DIR;
+  if (!NoNvccCompat) {
+    NvccCompat Compat = findNvccCompat(
+        llvm::sys::fs::getMainExecutable(
+            Argv[0], reinterpret_cast<void *>(&printVersion)),
+        CUDA_TIDY_COMPAT_HEADER, Settings.ResourceDir);
+    if (Compat.Header.empty())
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << "the nvcc-compatibility header is missing (looked beside the "
+             "binary in ../share/cuda-tidy and at '"
+          << CUDA_TIDY_COMPAT_HEADER
+          << "'); code that relies on nvcc's headers may not parse\n";
+    Settings.CompatHeader = std::move(Compat.Header);
+    Settings.HostCompilerIncludeDir = std::move(Compat.HostCompilerIncludeDir);
+  }
   Settings.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
   Settings.ExtraArgsBefore.assign(ExtraArgsBefore.begin(),
                                   ExtraArgsBefore.end());

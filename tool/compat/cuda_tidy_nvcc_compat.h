@@ -1,0 +1,115 @@
+//===--- cuda_tidy_nvcc_compat.h - what nvcc's headers give and clang's lack ===//
+//
+// cuda-tidy parses CUDA with clang, whose CUDA wrapper headers declare less
+// than nvcc's. Code that builds with nvcc then fails to parse, and a file
+// that does not parse is not analyzed (issue 15). The standalone includes
+// this header first in every CUDA translation unit (turn it off with
+// --no-nvcc-compat); plugin users add
+//   -include <prefix>/share/cuda-tidy/cuda_tidy_nvcc_compat.h
+// to their flags (docs/nvcc-compat.md).
+//
+// Each shim names the nvcc behaviour it mirrors. Nothing here is meant to be
+// code generation quality: cuda-tidy only parses, so a cache-hinted store is
+// a plain store and a load is a plain load.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_NVCC_COMPAT_H
+#define CUDA_TIDY_NVCC_COMPAT_H
+
+#if defined(__CUDA__) && defined(__clang__) && !defined(__NVCC__)
+
+// nvcc's cuda_runtime.h includes crt/math_functions.h, which includes
+// <math.h> and <cmath>: host code then calls isfinite, isnan, fabsf, ...
+// unqualified without including them. clang's wrapper declares only the
+// __device__ overloads, so a host call finds no candidate.
+#include <math.h>
+#include <stdlib.h>
+// nvcc's crt/common_functions.h includes <assert.h> (not under NVRTC).
+#include <assert.h>
+
+// nvcc's crt/math_functions.hpp defines min and max as __host__ __device__
+// for every pairing of integer and floating types; clang's wrapper includes
+// the same file with __host__ taken out, so `min(a, b)` in host code does not
+// resolve. These are the host halves, same signatures and result types.
+#define CUDA_TIDY_HOST_MINMAX(R, A, B)                                         \
+  static inline __host__ R min(const A a, const B b) {                         \
+    return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a)           \
+                                                 : static_cast<R>(b);          \
+  }                                                                            \
+  static inline __host__ R max(const A a, const B b) {                         \
+    return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a)           \
+                                                 : static_cast<R>(b);          \
+  }
+CUDA_TIDY_HOST_MINMAX(int, int, int)
+CUDA_TIDY_HOST_MINMAX(unsigned int, unsigned int, unsigned int)
+CUDA_TIDY_HOST_MINMAX(unsigned int, int, unsigned int)
+CUDA_TIDY_HOST_MINMAX(unsigned int, unsigned int, int)
+CUDA_TIDY_HOST_MINMAX(long int, long int, long int)
+CUDA_TIDY_HOST_MINMAX(unsigned long int, unsigned long int, unsigned long int)
+CUDA_TIDY_HOST_MINMAX(unsigned long int, long int, unsigned long int)
+CUDA_TIDY_HOST_MINMAX(unsigned long int, unsigned long int, long int)
+CUDA_TIDY_HOST_MINMAX(long long int, long long int, long long int)
+CUDA_TIDY_HOST_MINMAX(unsigned long long int, unsigned long long int,
+                      unsigned long long int)
+CUDA_TIDY_HOST_MINMAX(unsigned long long int, long long int,
+                      unsigned long long int)
+CUDA_TIDY_HOST_MINMAX(unsigned long long int, unsigned long long int,
+                      long long int)
+CUDA_TIDY_HOST_MINMAX(float, float, float)
+CUDA_TIDY_HOST_MINMAX(double, double, double)
+CUDA_TIDY_HOST_MINMAX(double, float, double)
+CUDA_TIDY_HOST_MINMAX(double, double, float)
+#undef CUDA_TIDY_HOST_MINMAX
+
+// Cache-hinted loads and stores of sm_32_intrinsics.h that clang 22 does not
+// define (it has __ldg, __ldcg, __ldcs, __ldcv and __stwt): __ldca, __ldlu,
+// __stwb, __stcg and __stcs, for the same element and vector types.
+#define CUDA_TIDY_CACHE_HINTS(T)                                               \
+  static __device__ __inline__ T __ldca(const T *ptr) { return *ptr; }         \
+  static __device__ __inline__ T __ldlu(const T *ptr) { return *ptr; }         \
+  static __device__ __inline__ void __stwb(T *ptr, T value) { *ptr = value; }  \
+  static __device__ __inline__ void __stcg(T *ptr, T value) { *ptr = value; }  \
+  static __device__ __inline__ void __stcs(T *ptr, T value) { *ptr = value; }
+CUDA_TIDY_CACHE_HINTS(char)
+CUDA_TIDY_CACHE_HINTS(signed char)
+CUDA_TIDY_CACHE_HINTS(short)
+CUDA_TIDY_CACHE_HINTS(int)
+CUDA_TIDY_CACHE_HINTS(long)
+CUDA_TIDY_CACHE_HINTS(long long)
+CUDA_TIDY_CACHE_HINTS(unsigned char)
+CUDA_TIDY_CACHE_HINTS(unsigned short)
+CUDA_TIDY_CACHE_HINTS(unsigned int)
+CUDA_TIDY_CACHE_HINTS(unsigned long)
+CUDA_TIDY_CACHE_HINTS(unsigned long long)
+CUDA_TIDY_CACHE_HINTS(char2)
+CUDA_TIDY_CACHE_HINTS(char4)
+CUDA_TIDY_CACHE_HINTS(short2)
+CUDA_TIDY_CACHE_HINTS(short4)
+CUDA_TIDY_CACHE_HINTS(int2)
+CUDA_TIDY_CACHE_HINTS(int4)
+CUDA_TIDY_CACHE_HINTS(longlong2)
+CUDA_TIDY_CACHE_HINTS(uchar2)
+CUDA_TIDY_CACHE_HINTS(uchar4)
+CUDA_TIDY_CACHE_HINTS(ushort2)
+CUDA_TIDY_CACHE_HINTS(ushort4)
+CUDA_TIDY_CACHE_HINTS(uint2)
+CUDA_TIDY_CACHE_HINTS(uint4)
+CUDA_TIDY_CACHE_HINTS(ulonglong2)
+CUDA_TIDY_CACHE_HINTS(float)
+CUDA_TIDY_CACHE_HINTS(float2)
+CUDA_TIDY_CACHE_HINTS(float4)
+CUDA_TIDY_CACHE_HINTS(double)
+CUDA_TIDY_CACHE_HINTS(double2)
+#undef CUDA_TIDY_CACHE_HINTS
+
+// cooperative_groups/details/info.h offers cluster groups (this_cluster,
+// cluster_group::sync, map_shared_rank) on sm_90 and newer only under
+// __NVCC__, NVRTC or this macro. clang's device pass for sm_90+ has the
+// intrinsics the group uses, so the same code parses as it does with nvcc.
+#ifndef _CG_CLUSTER_INTRINSICS_AVAILABLE
+#define _CG_CLUSTER_INTRINSICS_AVAILABLE 1
+#endif
+
+#endif // __CUDA__ && __clang__ && !__NVCC__
+#endif // CUDA_TIDY_NVCC_COMPAT_H
