@@ -20,12 +20,21 @@
 #if defined(__CUDA__) && defined(__clang__) && !defined(__NVCC__)
 
 // nvcc's cuda_runtime.h includes crt/math_functions.h, which includes
-// <math.h> and <cmath>: host code then calls isfinite, isnan, fabsf, ...
-// unqualified without including them. clang's wrapper declares only the
-// __device__ overloads, so a host call finds no candidate.
+// <math.h>, <stdlib.h>, <cmath> and <cstdlib>: host code then calls
+// isfinite, isnan, fabsf, ... unqualified without including them. clang's
+// wrapper declares only the __device__ overloads, so a host call finds no
+// candidate.
 #include <math.h>
 #include <stdlib.h>
-// nvcc's crt/common_functions.h includes <assert.h> (not under NVRTC).
+#include <cmath>
+#include <cstdlib>
+// nvcc's crt/common_functions.h includes <string.h>, <time.h>, <stdio.h>,
+// <new> and <assert.h> (the last not under NVRTC): clock(), memset, printf
+// and assert work with no include of their own.
+#include <string.h>
+#include <time.h>
+#include <stdio.h>
+#include <new>
 #include <assert.h>
 
 // nvcc's crt/math_functions.hpp defines min and max as __host__ __device__
