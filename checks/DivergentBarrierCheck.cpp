@@ -1,6 +1,7 @@
 //===--- DivergentBarrierCheck.cpp - cuda-divergent-barrier ---------------===//
 
 #include "checks/DivergentBarrierCheck.h"
+#include "checks/analysis/BlockExtentGuards.h"
 #include "checks/analysis/SharedExchange.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
@@ -62,6 +63,16 @@ bool onlyExitedThreadsMissIt(const DivergenceReason &Reason,
   return Reason.Kind == DivergenceKind::EarlyExit && Reason.Exit &&
          isa<ReturnStmt>(Reason.Exit) && Reason.Function == Kernel &&
          Kernel->hasAttr<CUDAGlobalAttr>();
+}
+
+/// The bound as the user wrote it (`ncols_pad`), for the message.
+std::string boundSpelling(const Expr &Bound, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getExpansionRange(Bound.getSourceRange()).getAsRange());
+  llvm::StringRef Text =
+      Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+  return Text.empty() || Text.size() > 60 ? "the bound" : Text.str();
 }
 
 } // namespace
@@ -176,14 +187,24 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
           Divergence->divergenceAt(Call, Barrier->BarrierScope);
       if (!Reason)
         continue;
-      bool Potential = Barrier->BarrierScope == Scope::Block &&
-                       onlyExitedThreadsMissIt(*Reason, Function) &&
-                       !SharedAccessesOf(Function).readsWrittenByOthers(
-                           Reason->Exit, Call);
+      const bool ExitedOnly = Barrier->BarrierScope == Scope::Block &&
+                              onlyExitedThreadsMissIt(*Reason, Function);
+      // Two facts the kernel does not show make an exit harmless: that no
+      // survivor reads what an exited thread should have written, and, for
+      // an exit on `threadIdx.D >= bound`, that the block is launched no
+      // wider than the bound (then nobody exits).
+      const bool NoExchange =
+          ExitedOnly && !SharedAccessesOf(Function).readsWrittenByOthers(
+                            Reason->Exit, Call);
+      std::optional<analysis::BlockExtentGuard> Guard;
+      if (ExitedOnly && !NoExchange)
+        Guard = analysis::blockExtentGuard(Reason->Branch, Reason->Exit,
+                                           *Divergence, Ctx);
+      const bool Potential = NoExchange || Guard;
       if ((Potential && !ReportPotential) ||
           !Reported.insert(Loc.getRawEncoding()).second)
         continue;
-      if (Potential)
+      if (NoExchange)
         diag(Loc, "'%0' is reached under control flow that diverges within "
                   "the %1 (%2); potential: the threads that returned count "
                   "as arrived, so this is a bug only if a surviving thread "
@@ -191,6 +212,16 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
                   "tool does not see here")
             << Barrier->Spelling << scopeName(Barrier->BarrierScope)
             << analysis::divergenceKindName(Reason->Kind);
+      else if (Guard)
+        diag(Loc, "'%0' is reached under control flow that diverges within "
+                  "the %1 (%2); potential: only threads with threadIdx.%3 at "
+                  "or beyond '%4' return, so this is a bug only if the "
+                  "kernel is launched with a block wider than that in %3, "
+                  "which the tool does not see here")
+            << Barrier->Spelling << scopeName(Barrier->BarrierScope)
+            << analysis::divergenceKindName(Reason->Kind)
+            << std::string(1, Guard->Dimension)
+            << boundSpelling(*Guard->Bound, Ctx);
       else
         diag(Loc, "'%0' is reached under control flow that diverges within "
                   "the %1 (%2)")

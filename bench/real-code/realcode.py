@@ -104,11 +104,15 @@ def _llmc_files(paths):
 
 
 def _llmc_flags(path, root):
-    # Makefile: -std=c++17, PRECISION=BF16 by default (-DENABLE_BF16); its
-    # -I dev is for Windows only (dev/unistd.h shadows the system one);
-    # dev/cuda/Makefile compiles in place.
-    return ["-std=c++17", "-DENABLE_BF16", "-I", ".", "-I", "llmc",
-            "-I", "dev/cuda"]
+    # dev/cuda/Makefile compiles each file in place with -std=c++17 and no
+    # precision define (a file that wants BF16 defines ENABLE_BF16 itself;
+    # with it forced, the fp32 kernels of layernorm_forward.cu do not
+    # compile). The top Makefile: -std=c++17, PRECISION=BF16 by default
+    # (-DENABLE_BF16); its -I dev is for Windows only (dev/unistd.h shadows
+    # the system one).
+    if path.startswith("dev/cuda/"):
+        return ["-std=c++17", "-I", "dev/cuda"]
+    return ["-std=c++17", "-DENABLE_BF16", "-I", ".", "-I", "llmc"]
 
 
 def _ggml_files(paths, instances=False):
