@@ -52,5 +52,6 @@ config.substitutions.append(("%clang_tidy_plugin",
                              config.clang_tidy + " --load=" + config.cuda_tidy_plugin))
 config.substitutions.append(("%cuda_flags", config.cuda_flags))
 config.substitutions.append(("%nvcc_compat_header", config.nvcc_compat_header))
+config.substitutions.append(("%clangd", getattr(config, "clangd", "clangd-22")))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))

@@ -9,6 +9,7 @@
 
 #include "checks/CudaTidyModule.h"
 #include "tool/compdb/NvccCommandLine.h"
+#include "tool/driver/CommandExport.h"
 #include "tool/driver/NvccCompat.h"
 #include "tool/driver/CompilerLauncher.h"
 #include "tool/driver/ConfigValidation.h"
@@ -191,6 +192,13 @@ static cl::opt<std::string> CacheDir(
     cl::desc("Keep precompiled CUDA headers and per-file results in this "
              "folder (default: $XDG_CACHE_HOME/cuda-tidy, else "
              "~/.cache/cuda-tidy)."),
+    cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string> ExportCompileCommands(
+    "export-compile-commands",
+    cl::desc("Write <dir>/compile_commands.json with the clang commands "
+             "cuda-tidy analyzes each file with (nvcc lines translated, CUDA "
+             "defaults and nvcc-compatibility flags added), for clang-tidy "
+             "with the plugin or clangd; then exit without analyzing."),
     cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<bool> NoNvccCompat(
     "no-nvcc-compat",
@@ -657,6 +665,21 @@ int main(int Argc, const char **Argv) {
                                         : "no such file")
         << "\n";
     AnalysisFailed = true;
+  }
+
+  if (!ExportCompileCommands.empty()) {
+    llvm::Expected<size_t> Written =
+        exportCompileCommands(Compilations, Analyzed, ExportCompileCommands);
+    if (!Written) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "--export-compile-commands: "
+          << llvm::toString(Written.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    llvm::errs() << "cuda-tidy: wrote " << *Written << " compile command"
+                 << (*Written == 1 ? "" : "s") << " to "
+                 << ExportCompileCommands << "/compile_commands.json\n";
+    return AnalysisFailed ? ExitAnalysisFailed : ExitSuccess;
   }
 
   llvm::InitializeAllTargetInfos();
