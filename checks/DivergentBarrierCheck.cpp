@@ -65,16 +65,6 @@ bool onlyExitedThreadsMissIt(const DivergenceReason &Reason,
          Kernel->hasAttr<CUDAGlobalAttr>();
 }
 
-/// The bound as the user wrote it (`ncols_pad`), for the message.
-std::string boundSpelling(const Expr &Bound, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = CharSourceRange::getTokenRange(
-      SM.getExpansionRange(Bound.getSourceRange()).getAsRange());
-  llvm::StringRef Text =
-      Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
-  return Text.empty() || Text.size() > 60 ? "the bound" : Text.str();
-}
-
 } // namespace
 
 DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
@@ -221,7 +211,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
             << Barrier->Spelling << scopeName(Barrier->BarrierScope)
             << analysis::divergenceKindName(Reason->Kind)
             << std::string(1, Guard->Dimension)
-            << boundSpelling(*Guard->Bound, Ctx);
+            << analysis::boundSpelling(*Guard, Ctx);
       else
         diag(Loc, "'%0' is reached under control flow that diverges within "
                   "the %1 (%2)")

@@ -3,6 +3,7 @@
 #include "checks/FullWarpMaskCheck.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/BlockExtentGuards.h"
 #include "checks/analysis/CudaBuiltins.h"
 
 #include "clang/AST/ASTContext.h"
@@ -177,6 +178,34 @@ constexpr llvm::StringLiteral UnknownRowWidth =
     "same across a warp when blockDim.x is a multiple of 32, and no launch in "
     "this file shows the block's width";
 
+/// The potential tier: the warp diverges only because of a fact the tool
+/// does not see. Either only an unknown block width lets threadIdx.y/z split
+/// the warp, or the lanes that left returned on `threadIdx.D >= bound`, which
+/// only a block launched wider than the bound has (BlockExtentGuards.h). The
+/// message suffix naming the fact; empty for a definite finding.
+std::string potentialFact(AnalysisManager &Manager,
+                          const FunctionDecl *Function, const CallExpr *Call,
+                          const DivergenceReason &Reason, ASTContext &Ctx) {
+  if (Manager.divergesOnlyForUnknownRowWidth(Function, Call, Level::warp()))
+    return UnknownRowWidth.str();
+  if (Reason.Kind != DivergenceKind::EarlyExit || !Reason.Function)
+    return "";
+  const FunctionDivergence *Exiting = Manager.divergence(Reason.Function);
+  if (!Exiting || !Exiting->isAnalyzed())
+    return "";
+  std::optional<analysis::BlockExtentGuard> Guard = analysis::blockExtentGuard(
+      Reason.Branch, Reason.Exit, *Exiting, Ctx);
+  if (!Guard)
+    return "";
+  std::string Bound = analysis::boundSpelling(*Guard, Ctx);
+  std::string Dim(1, Guard->Dimension);
+  return ("; potential: only threads with threadIdx." + Dim +
+          " at or beyond '" + Bound +
+          "' return, so lanes leave only if the kernel is launched with a "
+          "block wider than that in " +
+          Dim + ", which the tool does not see here");
+}
+
 /// In converged code these full masks assume nothing a tile would state
 /// better: `__syncwarp()` with its default mask is the documented way to
 /// order a converged warp's memory accesses, and `__ballot_sync(FULL, p)`
@@ -322,8 +351,9 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
           P.K = Pending::Divergent;
           P.Reason = Reason;
           P.Site.DivergesOnItsOwn = true;
-          P.Potential = Manager.divergesOnlyForUnknownRowWidth(
-              Function, Call, Level::warp());
+          P.PotentialFact =
+              potentialFact(Manager, Function, Call, *Reason, *Ctx);
+          P.Potential = !P.PotentialFact.empty();
           if (!P.Potential || ReportPotential)
             record(std::move(P));
         }
@@ -365,8 +395,8 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       P.Site = *Candidate;
       P.Reason = Reason;
       P.Call = Call;
-      P.Potential =
-          Manager.divergesOnlyForUnknownRowWidth(Function, Call, Level::warp());
+      P.PotentialFact = potentialFact(Manager, Function, Call, *Reason, *Ctx);
+      P.Potential = !P.PotentialFact.empty();
       if (!P.Potential || ReportPotential)
         record(std::move(P));
       continue;
@@ -445,7 +475,7 @@ void FullWarpMaskCheck::emit(const Pending &P) {
         << Site.Intrinsic << MaskWords
         << analysis::divergenceKindName(Reason->Kind)
         << missingThreads(Reason->Kind, "lanes")
-        << (P.Potential ? UnknownRowWidth : "");
+        << P.PotentialFact;
     explainDivergence(*this, *Reason, "warp", "the call", *Ctx);
     VariableNote();
     return;
@@ -457,7 +487,7 @@ void FullWarpMaskCheck::emit(const Pending &P) {
         << analysis::divergenceKindName(
                P.ThroughArgument ? DivergenceKind::ViaCall : R.Kind)
         << missingThreads(R.Kind, "lanes")
-        << (P.Potential ? UnknownRowWidth : "");
+        << P.PotentialFact;
     if (P.ThroughArgument) {
       if (P.Argument)
         diag(P.Argument->getBeginLoc(),

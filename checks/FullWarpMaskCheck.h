@@ -75,9 +75,12 @@ private:
     /// ViaCall: the divergence is inside the callee, on a value this call
     /// passes (Reason describes the callee's branch).
     bool ThroughArgument = false;
-    /// Divergent only if blockDim.x is not a multiple of 32, which the TU
-    /// does not show (the potential tier).
+    /// Divergent only through a fact the TU does not show (the potential
+    /// tier): an unknown block width, or a launch wider than an exit's bound.
     bool Potential = false;
+    /// For the potential tier: what the message adds, naming the fact the
+    /// tool does not see.
+    std::string PotentialFact;
     unsigned Order = 0;
   };
 

@@ -5,11 +5,13 @@
 #include "checks/analysis/DivergenceAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::cuda::analysis {
 namespace {
@@ -86,7 +88,11 @@ blockExtentGuard(const Stmt *Branch, const Stmt *Exit,
   const auto *Compare = dyn_cast<BinaryOperator>(Cond);
   if (!Compare || !Compare->isRelationalOp())
     return std::nullopt;
+  // In a __device__ function the bound is whatever a caller passes, a
+  // literal as often as not: only a kernel's own bound speaks of the launch.
   const FunctionDecl *Function = D.function();
+  if (!Function || !Function->hasAttr<CUDAGlobalAttr>())
+    return std::nullopt;
   const Expr *Index = Compare->getLHS();
   const Expr *Bound = Compare->getRHS();
   BinaryOperatorKind Op = Compare->getOpcode();
@@ -109,6 +115,15 @@ blockExtentGuard(const Stmt *Branch, const Stmt *Exit,
   Guard.Bound = Bound;
   Guard.Index = Plain->second;
   return Guard;
+}
+
+std::string boundSpelling(const BlockExtentGuard &Guard,
+                          const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getExpansionRange(Guard.Bound->getSourceRange()).getAsRange());
+  llvm::StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+  return Text.empty() || Text.size() > 60 ? "the bound" : Text.str();
 }
 
 } // namespace clang::tidy::cuda::analysis

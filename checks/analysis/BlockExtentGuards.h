@@ -28,6 +28,7 @@
 #define CUDA_TIDY_CHECKS_ANALYSIS_BLOCKEXTENTGUARDS_H
 
 #include <optional>
+#include <string>
 
 namespace clang {
 class ASTContext;
@@ -52,10 +53,16 @@ struct BlockExtentGuard {
 /// non-literal bound (`threadIdx.D >= B`, `> B`, `B <= threadIdx.D`, or the
 /// exit in the else branch of `threadIdx.D < B`), the guard; else nullopt.
 /// threadIdx.D may be read through a local initialised to it that nothing
-/// assigns. \p D judges the bound's uniformity.
+/// assigns. Kernels only: a __device__ function's bound is whatever its
+/// caller passes. \p D judges the bound's uniformity.
 std::optional<BlockExtentGuard>
 blockExtentGuard(const Stmt *Branch, const Stmt *Exit,
                  const FunctionDivergence &D, ASTContext &Ctx);
+
+/// The guard's bound as the user wrote it (`ncols_pad`), for messages;
+/// "the bound" when it is long or not in the source.
+std::string boundSpelling(const BlockExtentGuard &Guard,
+                          const ASTContext &Ctx);
 
 } // namespace clang::tidy::cuda::analysis
 

@@ -70,10 +70,12 @@ __global__ void thenOfLess(int n) { if (threadIdx.x < n) { return; } }
 __global__ void modified(int n) { int t = threadIdx.x; t *= 2; if (t >= n) return; }
 __global__ void varyingBound(int *b) { if (threadIdx.x >= b[threadIdx.x]) return; }
 __global__ void otherIndex(int n) { if (blockIdx.x >= n) return; }
+__device__ void deviceTail(int n) { if (threadIdx.x >= n) return; }
 )cu");
   ASSERT_TRUE(P.parsedCleanly());
   for (const char *Name : {"literal", "global", "lowSide", "thenOfLess",
-                           "modified", "varyingBound", "otherIndex"})
+                           "modified", "varyingBound", "otherIndex",
+                           "deviceTail"})
     EXPECT_FALSE(guardOf(P, Name)) << Name;
 }
 

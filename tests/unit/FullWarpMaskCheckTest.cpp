@@ -284,7 +284,7 @@ __global__ void k(unsigned *o) {
 TEST(FullWarpMaskCheck, KernelReturnExitsLanesForVotesNotShuffles) {
   CheckRun Run = runChecks(R"cu(
 __global__ void k(int *o, int n) {
-  if (threadIdx.x >= n) return;
+  if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;
   o[0] = __any_sync(0xffffffff, o[threadIdx.x]);
   o[1] = __shfl_sync(0xffffffff, o[threadIdx.x], 0);
 }
@@ -295,6 +295,28 @@ __global__ void k(int *o, int n) {
   EXPECT_EQ(Warnings[0], (Finding{5, 22, "warning", "cuda-full-warp-mask",
                                   divergent("__shfl_sync", "early exit",
                                             "lanes that left early")}));
+}
+
+TEST(FullWarpMaskCheck, ExitOnlyAnOversizedBlockTakesIsPotential) {
+  // `threadIdx.x >= n` with n the kernel's own bound: lanes leave only if
+  // the block is launched wider than n (BlockExtentGuards.h).
+  llvm::StringRef Code = R"cu(
+__global__ void k(int *o, int n) {
+  if (threadIdx.x >= n) return;
+  o[1] = __shfl_sync(0xffffffff, o[threadIdx.x], 0);
+}
+)cu";
+  EXPECT_EQ(warningsOf(runChecks(Code, Check)).size(), 0u);
+  std::vector<Finding> Potential = warningsOf(runChecks(
+      Code, Check,
+      "CheckOptions:\n  cuda-full-warp-mask.ReportPotential: true\n"));
+  ASSERT_EQ(Potential.size(), 1u);
+  EXPECT_NE(Potential[0].Message.find(
+                "potential: only threads with threadIdx.x at or beyond 'n' "
+                "return, so lanes leave only if the kernel is launched with a "
+                "block wider than that in x"),
+            std::string::npos)
+      << Potential[0].Message;
 }
 
 TEST(FullWarpMaskCheck, RowsOfWholeWarpsOption) {
