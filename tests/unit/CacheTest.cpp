@@ -418,6 +418,8 @@ StoredResult sampleResult() {
   R.Stats.ErrorsIgnoredNOLINT = 3;
   R.Stats.ErrorsIgnoredLineFilter = 1;
   R.Dependencies = {{"/src/k.cu", digestOf("k")}, {"/inc/h.h", digestOf("h")}};
+  R.Missing = {"/inc0/h.h", "/inc1/h.h", "/inc1/other.h", "/src/h.h"};
+  R.Found = {"/inc1", "/src/feature.cuh"};
   ClangTidyError E("cuda-group-by-value", ClangTidyError::Warning, "/build",
                    true);
   E.Message.Message = "handle passed by value";
@@ -469,6 +471,61 @@ TEST(ResultEncodingTest, RoundTrips) {
   EXPECT_EQ(Out->Stats.ErrorsIgnoredNOLINT, 3u);
   EXPECT_EQ(Out->Dependencies[1].Path, "/inc/h.h");
   EXPECT_EQ(Out->Records, In.Records);
+  EXPECT_EQ(Out->Missing, In.Missing);
+  EXPECT_EQ(Out->Found, In.Found);
+}
+
+// Issue 16 F2: what a compile looked up is recorded as missing or found,
+// whoever asked (status, open, exists), as absolute paths; and an entry's
+// lookups are unchanged only while each answer is the same.
+TEST_F(CacheFolderTest, LookupRecorderRecordsWhatWasAndWasNotFound) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Root + "/src"));
+  writeAll((Root + "/src/h.cuh").str(), "header");
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Real(
+      llvm::vfs::createPhysicalFileSystem().release());
+  ASSERT_FALSE(Real->setCurrentWorkingDirectory(Root + "/src"));
+  auto Lookups = llvm::makeIntrusiveRefCnt<LookupRecorder>(Real);
+  EXPECT_FALSE(Lookups->exists("feature.cuh"));       // __has_include
+  EXPECT_FALSE(Lookups->openFileForRead(Root + "/inc1/h.cuh")); // earlier -I
+  EXPECT_FALSE(Lookups->status(Root + "/src/h.cuh/x")); // ENOTDIR
+  EXPECT_TRUE(Lookups->status(Root + "/src"));
+  EXPECT_TRUE(Lookups->openFileForRead("h.cuh"));
+  const std::string Src = (Root + "/src").str();
+  EXPECT_EQ(Lookups->missing(),
+            (std::vector<std::string>{(Root + "/inc1/h.cuh").str(),
+                                      Src + "/feature.cuh", Src + "/h.cuh/x"}));
+  // h.cuh's contents are checked by its digest; only the folder is left.
+  EXPECT_EQ(Lookups->found({{Src + "/h.cuh", digestOf("header")}}),
+            std::vector<std::string>{Src});
+  EXPECT_TRUE(lookupsUnchanged(Lookups->missing(), {Src}));
+  writeAll(Src + "/feature.cuh", "");
+  EXPECT_FALSE(lookupsUnchanged(Lookups->missing(), {Src}));
+  llvm::sys::fs::remove(Src + "/feature.cuh");
+  EXPECT_TRUE(lookupsUnchanged(Lookups->missing(), {Src}));
+  EXPECT_FALSE(lookupsUnchanged({}, {Src + "/gone"}));
+  Lookups->clear();
+  EXPECT_TRUE(Lookups->missing().empty());
+}
+
+TEST(PayloadPathsTest, RoundTripAndDamage) {
+  std::vector<std::string> In = {"/a/b/h.cuh", "/a/b/u.cuh", "/a/c/h.cuh",
+                                 "/a/c/..", "/x"};
+  llvm::sort(In);
+  PayloadWriter W;
+  W.paths(In);
+  W.u8(7);
+  std::string Bytes = W.bytes();
+  PayloadReader R(Bytes);
+  std::vector<std::string> Out;
+  ASSERT_TRUE(R.paths(Out));
+  EXPECT_EQ(Out, In);
+  uint8_t Tail = 0;
+  EXPECT_TRUE(R.u8(Tail) && Tail == 7 && R.atEnd());
+  for (size_t Keep = 0; Keep + 1 < Bytes.size(); ++Keep) {
+    PayloadReader Cut(llvm::StringRef(Bytes).take_front(Keep));
+    std::vector<std::string> Ignored;
+    EXPECT_FALSE(Cut.paths(Ignored)) << Keep;
+  }
 }
 
 TEST(ResultEncodingTest, EveryTruncationIsRejected) {

@@ -185,6 +185,120 @@ bool dependenciesUnchanged(llvm::ArrayRef<FileDigest> Files,
 }
 
 //===----------------------------------------------------------------------===//
+// Lookups that found nothing
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Errors that mean "nothing there" (as opposed to a file that exists but
+/// cannot be read, which fails the compile and is never cached).
+bool isAbsence(std::error_code EC) {
+  return EC == std::errc::no_such_file_or_directory ||
+         EC == std::errc::not_a_directory;
+}
+} // namespace
+
+void LookupRecorder::note(const llvm::Twine &Path, bool WasFound) {
+  llvm::SmallString<256> Absolute;
+  Path.toVector(Absolute);
+  if (Absolute.empty())
+    return;
+  if (!llvm::sys::path::is_absolute(Absolute)) {
+    llvm::ErrorOr<std::string> Cwd = getCurrentWorkingDirectory();
+    if (!Cwd)
+      return; // cannot be checked later; nothing relative is recorded
+    llvm::sys::path::make_absolute(*Cwd, Absolute);
+  }
+  llvm::StringRef Name = llvm::sys::path::filename(Absolute);
+  // The preamble's synthetic main file and the in-memory PCH are never on
+  // disk: they are not lookups of the user's.
+  if (Name.starts_with(".cuda-tidy-preamble-") ||
+      Absolute.str().starts_with("/__cuda_tidy__"))
+    return;
+  std::scoped_lock Lock(Mutex);
+  (WasFound ? Found : Missing).insert(Absolute);
+}
+
+llvm::ErrorOr<llvm::vfs::Status>
+LookupRecorder::status(const llvm::Twine &Path) {
+  llvm::ErrorOr<llvm::vfs::Status> Result = ProxyFileSystem::status(Path);
+  if (Result)
+    note(Path, /*WasFound=*/true);
+  else if (isAbsence(Result.getError()))
+    note(Path, /*WasFound=*/false);
+  return Result;
+}
+
+bool LookupRecorder::exists(const llvm::Twine &Path) {
+  // Through status(), which records the answer.
+  return bool(status(Path));
+}
+
+llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+LookupRecorder::openFileForRead(const llvm::Twine &Path) {
+  auto Result = ProxyFileSystem::openFileForRead(Path);
+  if (Result)
+    note(Path, /*WasFound=*/true);
+  else if (isAbsence(Result.getError()))
+    note(Path, /*WasFound=*/false);
+  return Result;
+}
+
+void LookupRecorder::clear() {
+  std::scoped_lock Lock(Mutex);
+  Missing.clear();
+  Found.clear();
+}
+
+std::vector<std::string> LookupRecorder::missing() {
+  std::vector<std::string> Paths;
+  {
+    std::scoped_lock Lock(Mutex);
+    for (const auto &Entry : Missing)
+      Paths.push_back(Entry.getKey().str());
+  }
+  llvm::sort(Paths);
+  return Paths;
+}
+
+std::vector<std::string>
+LookupRecorder::found(llvm::ArrayRef<FileDigest> Known) {
+  llvm::StringSet<> Checked;
+  for (const FileDigest &D : Known)
+    Checked.insert(D.Path);
+  std::vector<std::string> Paths;
+  {
+    std::scoped_lock Lock(Mutex);
+    for (const auto &Entry : Found) {
+      llvm::SmallString<256> Clean(Entry.getKey());
+      llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/false);
+      if (!Checked.contains(Entry.getKey()) && !Checked.contains(Clean))
+        Paths.push_back(Entry.getKey().str());
+    }
+  }
+  llvm::sort(Paths);
+  return Paths;
+}
+
+bool lookupsUnchanged(llvm::ArrayRef<std::string> Missing,
+                      llvm::ArrayRef<std::string> Found) {
+  llvm::sys::fs::file_status Status;
+  for (const std::string &Path : Missing)
+    if (!llvm::sys::fs::status(Path, Status))
+      return false; // something is there now
+  for (const std::string &Path : Found)
+    if (llvm::sys::fs::status(Path, Status))
+      return false; // gone
+  return true;
+}
+
+void mergePaths(std::vector<std::string> &Into,
+                llvm::ArrayRef<std::string> More) {
+  Into.insert(Into.end(), More.begin(), More.end());
+  llvm::sort(Into);
+  Into.erase(std::unique(Into.begin(), Into.end()), Into.end());
+}
+
+//===----------------------------------------------------------------------===//
 // Entry format
 //===----------------------------------------------------------------------===//
 
@@ -670,6 +784,67 @@ void PayloadWriter::str(llvm::StringRef S) {
 }
 void PayloadWriter::digest(const Digest &D) {
   Out.append(reinterpret_cast<const char *>(D.data()), D.size());
+}
+
+void PayloadWriter::paths(llvm::ArrayRef<std::string> Paths) {
+  std::vector<llvm::StringRef> Folders, Names;
+  for (llvm::StringRef P : Paths) {
+    Folders.push_back(llvm::sys::path::parent_path(P));
+    Names.push_back(llvm::sys::path::filename(P));
+  }
+  auto Table = [](std::vector<llvm::StringRef> &T) {
+    llvm::sort(T);
+    T.erase(std::unique(T.begin(), T.end()), T.end());
+  };
+  Table(Folders);
+  Table(Names);
+  auto IndexOf = [](const std::vector<llvm::StringRef> &T, llvm::StringRef S) {
+    return static_cast<uint32_t>(llvm::lower_bound(T, S) - T.begin());
+  };
+  u32(Folders.size());
+  for (llvm::StringRef F : Folders)
+    str(F);
+  u32(Names.size());
+  for (llvm::StringRef N : Names)
+    str(N);
+  u32(Paths.size());
+  for (llvm::StringRef P : Paths) {
+    u32(IndexOf(Folders, llvm::sys::path::parent_path(P)));
+    u32(IndexOf(Names, llvm::sys::path::filename(P)));
+  }
+}
+
+bool PayloadReader::paths(std::vector<std::string> &Paths) {
+  uint32_t NF = 0, NN = 0, NP = 0;
+  std::vector<std::string> Folders, Names;
+  if (!count(NF, 4))
+    return false;
+  Folders.resize(NF);
+  for (std::string &F : Folders)
+    if (!str(F))
+      return false;
+  if (!count(NN, 4))
+    return false;
+  Names.resize(NN);
+  for (std::string &N : Names)
+    if (!str(N))
+      return false;
+  if (!count(NP, 8))
+    return false;
+  Paths.clear();
+  Paths.reserve(NP);
+  for (uint32_t I = 0; I < NP; ++I) {
+    uint32_t F = 0, N = 0;
+    if (!u32(F) || !u32(N) || F >= NF || N >= NN)
+      return false;
+    llvm::SmallString<256> Path(Folders[F]);
+    llvm::sys::path::append(Path, Names[N]);
+    // Only absolute paths are recorded; anything else is damage.
+    if (!llvm::sys::path::is_absolute(Path))
+      return false;
+    Paths.push_back(std::string(Path));
+  }
+  return true;
 }
 
 bool PayloadReader::u8(uint8_t &V) {

@@ -27,9 +27,11 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -98,6 +100,52 @@ struct FileDigest {
 /// True when every file still has the recorded contents.
 bool dependenciesUnchanged(llvm::ArrayRef<FileDigest> Files,
                            ContentHasher &Hasher);
+
+/// The lookups a parse made, and what they found (issue 16 F2). The files a
+/// parse read are not enough to decide that it would read the same files
+/// again: a header that appears where the preprocessor looked first (beside
+/// the including file, or in an earlier -I folder) shadows the one it read,
+/// and a `__has_include` or `#include_next` may answer otherwise now.
+/// clangd's preamble answers the same question (clang's PrecompiledPreamble
+/// keeps the files that were missing while it was built, and is not reused
+/// once one of them exists). This file system records every path it was
+/// asked for, whatever asked (header search in each folder before the hit,
+/// `__has_include`, `#include_next`, the -I folders themselves), as missing
+/// or found. Thread-safe.
+class LookupRecorder : public llvm::vfs::ProxyFileSystem {
+public:
+  explicit LookupRecorder(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS)
+      : ProxyFileSystem(std::move(FS)) {}
+
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override;
+  bool exists(const llvm::Twine &Path) override;
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &Path) override;
+
+  /// Forgets what was recorded so far (the driver's probes, before the
+  /// compile proper).
+  void clear();
+  /// The absolute paths looked up and not found since the last clear(),
+  /// sorted.
+  std::vector<std::string> missing();
+  /// The absolute paths looked up and found, less \p Known (the files
+  /// whose contents are checked anyway), sorted.
+  std::vector<std::string> found(llvm::ArrayRef<FileDigest> Known);
+
+private:
+  void note(const llvm::Twine &Path, bool Found);
+  std::mutex Mutex;
+  llvm::StringSet<> Missing, Found;
+};
+
+/// True when every path of \p Missing still names nothing and every path of
+/// \p Found still names something.
+bool lookupsUnchanged(llvm::ArrayRef<std::string> Missing,
+                      llvm::ArrayRef<std::string> Found);
+
+/// \p Into, plus \p More, sorted and without duplicates.
+void mergePaths(std::vector<std::string> &Into,
+                llvm::ArrayRef<std::string> More);
 
 enum class EntryKind : uint32_t { Preamble = 1, Result = 2 };
 
@@ -171,6 +219,9 @@ public:
   void u64(uint64_t V);
   void str(llvm::StringRef S);
   void digest(const Digest &D);
+  /// A sorted list of paths, as a table of folders, a table of names and
+  /// the pairs (a few thousand missing headers share a dozen folders).
+  void paths(llvm::ArrayRef<std::string> Paths);
   std::string &bytes() { return Out; }
 
 private:
@@ -185,6 +236,7 @@ public:
   bool u64(uint64_t &V);
   bool str(std::string &S);
   bool digest(Digest &D);
+  bool paths(std::vector<std::string> &Paths);
   /// A count of items each at least \p MinItemSize bytes long: rejects a
   /// count the rest of the payload cannot hold.
   bool count(uint32_t &N, size_t MinItemSize);

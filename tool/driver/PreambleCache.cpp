@@ -209,8 +209,8 @@ std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
 
 namespace {
 
-constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 2";
-constexpr uint32_t PayloadVersion = 1;
+constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 3";
+constexpr uint32_t PayloadVersion = 2;
 
 /// Counts every diagnostic the build emits.
 class CountingConsumer : public DiagnosticConsumer {
@@ -361,19 +361,25 @@ PreambleCache::build(const CompilerInvocation &Invocation,
   while (Count && Scan.cut(Count) > LexerBounds.Size)
     --Count;
 
+  // What the build looks up and does not find (headers searched for in
+  // the folders before the one they are in).
+  auto Lookups = llvm::makeIntrusiveRefCnt<LookupRecorder>(FS);
   for (unsigned Attempt = 0; Attempt < 2 && Scan.cut(Count); ++Attempt) {
     PreambleBounds Bounds(Scan.cut(Count),
                           /*PreambleEndsAtStartOfLine=*/true);
     CountingConsumer Counter;
     IntrusiveRefCntPtr<DiagnosticsEngine> Diags =
-        CompilerInstance::createDiagnostics(*FS, Copy.getDiagnosticOpts(),
+        CompilerInstance::createDiagnostics(*Lookups, Copy.getDiagnosticOpts(),
                                             &Counter,
                                             /*ShouldOwnClient=*/false);
     BuildCallbacks Callbacks(Scan, Hasher);
+    Lookups->clear();
     llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
-        Copy, &MainBuffer, Bounds, Diags, FS, PCHOps,
+        Copy, &MainBuffer, Bounds, Diags, Lookups, PCHOps,
         /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);
     Result->Dependencies = std::move(Callbacks.Dependencies);
+    Result->Missing = Lookups->missing();
+    Result->Found = Lookups->found(Result->Dependencies);
     // Without the digest of every file it read, a preamble could not be
     // checked later: neither it nor its failure is kept.
     Result->Storable = Callbacks.Complete;
@@ -437,6 +443,8 @@ void PreambleCache::store(const Digest &Key, const Preamble &P) {
     Meta.str(D.Path);
     Meta.digest(D.Hash);
   }
+  Meta.paths(P.Missing);
+  Meta.paths(P.Found);
   const uint64_t FixedTail = 16; // PCH offset and size
   uint64_t Offset = Meta.bytes().size() + FixedTail;
   Offset = (Offset + 63) / 64 * 64;
@@ -470,6 +478,7 @@ std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
     Ok = In.str(D.Path) && In.digest(D.Hash);
     Result->Dependencies.push_back(std::move(D));
   }
+  Ok = Ok && In.paths(Result->Missing) && In.paths(Result->Found);
   Ok = Ok && In.u64(Offset) && In.u64(Size) &&
        Offset <= Entry->Payload.size() &&
        Size <= Entry->Payload.size() - Offset && (Usable ? Size > 0 : true);
@@ -477,8 +486,11 @@ std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
     ++Counters.CorruptEntries;
     return nullptr;
   }
-  if (!dependenciesUnchanged(Result->Dependencies, Hasher))
-    return nullptr; // a header changed: build again (and replace the entry)
+  // A header changed, or one appeared where the build found none: build
+  // again (and replace the entry).
+  if (!dependenciesUnchanged(Result->Dependencies, Hasher) ||
+      !lookupsUnchanged(Result->Missing, Result->Found))
+    return nullptr;
   Result->Usable = Usable;
   Result->IncludeCount = Count;
   Result->PchPath = pchPathFor(Key);

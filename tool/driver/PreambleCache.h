@@ -25,7 +25,9 @@
 //    file's folder), the compile flags of the cc1 invocation with the main
 //    file taken out, the working directory and the tool version; and it is
 //    used only while every file it read still has the contents it had
-//    (BLAKE3 of each).
+//    (BLAKE3 of each), every path its build looked up and did not find
+//    still names nothing, and every other it found still exists (a header that would now shadow one of the
+//    preamble's, in an earlier -I or -isystem folder, rebuilds it).
 //  - Its main file is a synthetic path next to the real one, whose text
 //    the PCH embeds, so a preamble built from one file serves another
 //    without ever naming the first.
@@ -108,6 +110,9 @@ struct Preamble {
   unsigned IncludeCount = 0;
   /// Every file the preamble read, with its contents' digest.
   std::vector<FileDigest> Dependencies;
+  /// Every path its build looked up and did not find, and those it found
+  /// without reading them (sorted).
+  std::vector<std::string> Missing, Found;
   /// The PCH, where the compiler finds it (an in-memory file).
   std::string PchPath;
   llvm::StringRef Pch;

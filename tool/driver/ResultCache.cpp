@@ -11,8 +11,8 @@ namespace clang::tidy::cuda::driver {
 
 namespace {
 
-constexpr llvm::StringLiteral ResultKeyVersion = "cuda-tidy result 1";
-constexpr uint32_t PayloadVersion = 1;
+constexpr llvm::StringLiteral ResultKeyVersion = "cuda-tidy result 2";
+constexpr uint32_t PayloadVersion = 2;
 
 void writeMessage(PayloadWriter &Out, const tooling::DiagnosticMessage &M) {
   Out.str(M.Message);
@@ -95,6 +95,8 @@ std::string encodeResult(const StoredResult &Result) {
     Out.str(D.Path);
     Out.digest(D.Hash);
   }
+  Out.paths(Result.Missing);
+  Out.paths(Result.Found);
   const ClangTidyStats &S = Result.Stats;
   for (unsigned V :
        {S.ErrorsDisplayed, S.ErrorsIgnoredCheckFilter, S.ErrorsIgnoredNOLINT,
@@ -138,6 +140,8 @@ std::optional<StoredResult> decodeResult(llvm::StringRef Payload) {
       return std::nullopt;
     Result.Dependencies.push_back(std::move(D));
   }
+  if (!In.paths(Result.Missing) || !In.paths(Result.Found))
+    return std::nullopt;
   ClangTidyStats &S = Result.Stats;
   for (unsigned *V :
        {&S.ErrorsDisplayed, &S.ErrorsIgnoredCheckFilter, &S.ErrorsIgnoredNOLINT,
@@ -236,7 +240,8 @@ std::optional<StoredResult> ResultCache::lookup(const Digest &Key) {
     ++Disk.Counters.ResultMisses;
     return std::nullopt;
   }
-  if (!dependenciesUnchanged(Result->Dependencies, Hasher)) {
+  if (!dependenciesUnchanged(Result->Dependencies, Hasher) ||
+      !lookupsUnchanged(Result->Missing, Result->Found)) {
     ++Disk.Counters.ResultMisses;
     return std::nullopt;
   }

@@ -10,8 +10,12 @@
 // command line, the working directory, the effective configuration of the
 // file (less the per-run ProjectIndexDir), the --line-filter and whether
 // fixes of notes are kept. The entry then lists every file the analysis
-// read with the BLAKE3 digest of its contents; it is replayed only while
-// every one still has those contents.
+// read with the BLAKE3 digest of its contents, and every path it looked up
+// and did not find (LookupRecorder in CacheStore.h: the folders searched
+// before each hit, `__has_include` and `#include_next` that found nothing);
+// it is replayed only while every file still has those contents and every
+// one of those paths still names nothing (issue 16 F2: a new header that
+// shadows the old one, or a `__has_include` that flips, is analyzed).
 //
 // Not cached: a file that did not compile (its errors may depend on files
 // that were missing), one with several compile commands, and runs that
@@ -45,6 +49,9 @@ struct StoredResult {
   /// The cross-file launch records (JSON) its translation unit wrote.
   std::vector<std::string> Records;
   std::vector<FileDigest> Dependencies;
+  /// The paths its parse (and its preamble's) looked up and did not find,
+  /// and those it found without reading them (folders, `__has_include`).
+  std::vector<std::string> Missing, Found;
 };
 
 /// Encodes and decodes a result; decode fails on anything malformed.

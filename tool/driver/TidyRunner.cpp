@@ -155,6 +155,10 @@ struct FileState {
   bool Success = true;
   std::vector<FileDigest> Dependencies;
   bool DependenciesComplete = true;
+  /// What the compile looked up and did not find (the file system under the
+  /// compile records it), and what was found missing so far.
+  LookupRecorder *Lookups = nullptr;
+  std::vector<std::string> Missing, Found;
   std::string IndexDir;
   std::string MainFile; ///< Absolute, as the launch records name it.
   llvm::StringSet<> RecordsBefore;
@@ -229,6 +233,11 @@ public:
         return State.Replayed->Success;
       }
       State.Cacheable = true;
+      // The driver's probes (for the CUDA installation, the GCC toolchain)
+      // made the cc1 command line, which is in the key; from here on the
+      // lookups are the compile's.
+      if (State.Lookups)
+        State.Lookups->clear();
       llvm::SmallString<256> Absolute(MainPath);
       Files->makeAbsolutePath(Absolute);
       llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
@@ -255,6 +264,9 @@ public:
                              std::move(*Main));
         llvm::append_range(State.Dependencies,
                            State.UsedPreamble->Dependencies);
+        // Its lookups were made when it was built, maybe in another run.
+        mergePaths(State.Missing, State.UsedPreamble->Missing);
+        mergePaths(State.Found, State.UsedPreamble->Found);
       }
     }
     State.Success = FrontendActionFactory::runInvocation(Invocation, Files,
@@ -316,6 +328,14 @@ private:
         }
         Known[Path] = *Hash;
         State.Dependencies.push_back({std::string(Path), *Hash});
+      }
+      // What the parse looked for: the paths that named nothing, and those
+      // found but not read (folders, `__has_include` answers).
+      if (State.Lookups) {
+        mergePaths(State.Missing, State.Lookups->missing());
+        mergePaths(State.Found, State.Lookups->found(State.Dependencies));
+      } else {
+        State.DependenciesComplete = false;
       }
       ASTFrontendAction::EndSourceFileAction();
     }
@@ -432,8 +452,11 @@ FileRun runFileWithCaches(
     const llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> &BaseFS,
     bool ApplyAnyFix, const RunCaches &Caches) {
   auto Start = std::chrono::steady_clock::now();
+  // Every file system access of the compile goes through the recorder: a
+  // result is replayed only while what it did not find is still not there.
+  auto Lookups = llvm::makeIntrusiveRefCnt<LookupRecorder>(BaseFS);
   tooling::ClangTool Tool(Compilations, {File.str()},
-                          std::make_shared<PCHContainerOperations>(), BaseFS);
+                          std::make_shared<PCHContainerOperations>(), Lookups);
   // Extra arguments from the clang-tidy configuration, as runClangTidy adds
   // them.
   Tool.appendArgumentsAdjuster(
@@ -465,6 +488,7 @@ FileRun runFileWithCaches(
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
   FileState State;
+  State.Lookups = Lookups.get();
   // Results are cached only for a file with one compile command.
   const RunCaches Effective = [&] {
     RunCaches C = Caches;
@@ -500,6 +524,8 @@ FileRun runFileWithCaches(
     Stored.Stats = Run.Stats;
     Stored.Records = newRecords(State);
     Stored.Dependencies = State.Dependencies;
+    Stored.Missing = State.Missing;
+    Stored.Found = State.Found;
     Effective.Results->store(State.ResultKey, Stored);
   }
 
