@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
 #include <set>
 
 namespace clang::tidy::cuda::driver {
@@ -27,11 +28,144 @@ static std::pair<unsigned, unsigned> positionOf(llvm::StringRef Text,
   return {Line, Column};
 }
 
+static llvm::Error tooDeep(llvm::StringRef Path, llvm::StringRef Text,
+                           size_t Offset) {
+  llvm::StringRef Before = Text.take_front(Offset);
+  const size_t Line = Before.count('\n') + 1;
+  const size_t LineStart = Before.rfind('\n');
+  const size_t Column =
+      Offset - (LineStart == llvm::StringRef::npos ? 0 : LineStart + 1) + 1;
+  return llvm::createStringError(
+      std::make_error_code(std::errc::invalid_argument),
+      "'%s' nests more than %u levels deep at line %zu, column %zu (cuda-tidy "
+      "reads at most %u levels of nesting)",
+      Path.str().c_str(), MaxNestingDepth, Line, Column, MaxNestingDepth);
+}
+
+static llvm::Error checkJsonNesting(llvm::StringRef Text, llvm::StringRef Path) {
+  unsigned Depth = 0;
+  bool InString = false;
+  for (size_t I = 0, E = Text.size(); I < E; ++I) {
+    const char C = Text[I];
+    if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+      continue;
+    }
+    if (C == '"') {
+      InString = true;
+    } else if (C == '[' || C == '{') {
+      if (++Depth > MaxNestingDepth)
+        return tooDeep(Path, Text, I);
+    } else if ((C == ']' || C == '}') && Depth > 0) {
+      --Depth;
+    }
+  }
+  return llvm::Error::success();
+}
+
+static llvm::Error checkYamlNesting(llvm::StringRef Text, llvm::StringRef Path) {
+  llvm::SourceMgr Sources;
+  // Syntax errors are the real parser's to report, with its own words.
+  Sources.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
+  llvm::yaml::Stream Stream(Text, Sources, /*ShowColors=*/false);
+  // A collection's children are parsed as it is iterated, and moving past a
+  // child that was not walked skips it recursively; so every child is
+  // walked whole, depth first, with this stack instead of the call stack.
+  struct Frame {
+    llvm::yaml::SequenceNode::iterator Seq, SeqEnd;
+    llvm::yaml::MappingNode::iterator Map, MapEnd;
+    bool IsSequence = false;
+    unsigned Step = 0; // sequence: 1 once the current child is walked;
+                       // mapping: 1 key walked, 2 value walked
+  };
+  std::vector<Frame> Stack;
+  auto Enter = [&](llvm::yaml::Node *N) -> bool {
+    if (!N)
+      return true;
+    Frame F;
+    if (auto *S = llvm::dyn_cast<llvm::yaml::SequenceNode>(N)) {
+      F.IsSequence = true;
+      F.Seq = S->begin();
+      F.SeqEnd = S->end();
+    } else if (auto *M = llvm::dyn_cast<llvm::yaml::MappingNode>(N)) {
+      F.Map = M->begin();
+      F.MapEnd = M->end();
+    } else {
+      return true;
+    }
+    if (Stack.size() >= MaxNestingDepth)
+      return false;
+    Stack.push_back(F);
+    return true;
+  };
+  for (llvm::yaml::Document &Doc : Stream) {
+    (void)Enter(Doc.getRoot()); // the first level always fits
+    while (!Stack.empty()) {
+      Frame &F = Stack.back();
+      llvm::yaml::Node *Next = nullptr;
+      if (F.IsSequence) {
+        if (F.Seq == F.SeqEnd) {
+          Stack.pop_back();
+          continue;
+        }
+        if (F.Step == 0) {
+          F.Step = 1;
+          Next = &*F.Seq;
+        } else {
+          F.Step = 0;
+          ++F.Seq;
+          continue;
+        }
+      } else {
+        if (F.Map == F.MapEnd) {
+          Stack.pop_back();
+          continue;
+        }
+        llvm::yaml::KeyValueNode &Entry = *F.Map;
+        if (F.Step == 0) {
+          F.Step = 1;
+          Next = Entry.getKey();
+        } else if (F.Step == 1) {
+          F.Step = 2;
+          Next = Entry.getValue();
+        } else {
+          F.Step = 0;
+          ++F.Map;
+          continue;
+        }
+      }
+      if (!Enter(Next)) {
+        const char *At = Next->getSourceRange().Start.getPointer();
+        size_t Offset = At && At >= Text.begin() && At <= Text.end()
+                            ? static_cast<size_t>(At - Text.begin())
+                            : 0;
+        return tooDeep(Path, Text, Offset);
+      }
+    }
+    if (Stream.failed())
+      break;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error checkNestingDepth(llvm::StringRef Text, llvm::StringRef Path,
+                              InputSyntax Syntax) {
+  return Syntax == InputSyntax::Json ? checkJsonNesting(Text, Path)
+                                     : checkYamlNesting(Text, Path);
+}
+
 unsigned validateClangTidyConfig(llvm::StringRef Text, llvm::StringRef Source,
                                  const llvm::StringSet<> &KnownChecks,
                                  const llvm::StringSet<> &KnownOptions,
                                  llvm::raw_ostream &OS) {
   unsigned Errors = 0;
+  if (llvm::Error E = checkNestingDepth(Text, Source, InputSyntax::Yaml)) {
+    OS << "cuda-tidy: error: " << llvm::toString(std::move(E)) << "\n";
+    return 1;
+  }
   auto Parsed = parseConfigurationWithDiags(
       llvm::MemoryBufferRef(Text, Source), [&](const llvm::SMDiagnostic &D) {
         if (D.getKind() != llvm::SourceMgr::DK_Error)

@@ -34,6 +34,23 @@ inline constexpr uint64_t DataFileMaxBytes = 512ull << 20;
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef Path, uint64_t MaxBytes);
 
+/// The deepest nesting cuda-tidy accepts in a configuration (YAML), a
+/// baseline or a compile database (JSON). The parsers (LLVM's YAML and JSON,
+/// clang-tidy's YAML I/O, yaml-cpp) recurse once per level, and 50,000
+/// levels overflowed the stack (SIGSEGV, every file's output lost: issue 16
+/// F7). Real files nest 3 to 6 deep.
+inline constexpr unsigned MaxNestingDepth = 256;
+
+enum class InputSyntax { Json, Yaml };
+
+/// Fails, naming \p Path and the line and column where it goes too deep,
+/// when \p Text nests collections more than MaxNestingDepth levels deep.
+/// Counted without recursion: JSON by its brackets outside strings, YAML by
+/// walking LLVM's YAML parser's nodes with an explicit stack. Text that is
+/// not valid is left to the real parser to report.
+llvm::Error checkNestingDepth(llvm::StringRef Text, llvm::StringRef Path,
+                              InputSyntax Syntax);
+
 /// Validates the .clang-tidy files in the folders of \p Inputs and their
 /// parents (each file once). Returns the number of errors printed to \p OS.
 unsigned validateClangTidyFiles(const std::vector<std::string> &Inputs,

@@ -5,10 +5,180 @@
 #include "tool/compdb/NvccCommandLine.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace clang::tidy::cuda::driver {
+
+namespace {
+
+/// cc1 options, passed with -Xclang, that write a file: joined (`=value`)
+/// or separate (the value in the next -Xclang).
+bool isWritingCc1Option(llvm::StringRef A, bool &TakesNext) {
+  TakesNext = false;
+  for (llvm::StringRef Joined :
+       {"-stats-file=", "-ftime-trace=", "-fmodules-cache-path=",
+        "-header-include-file=", "-o="}) // (-o= is no cc1 spelling; harmless)
+    if (A.starts_with(Joined))
+      return true;
+  for (llvm::StringRef Separate :
+       {"-o", "-dependency-file", "-header-include-file",
+        "-serialize-diagnostic-file", "-dependency-dot", "-module-dependency-dir",
+        "-diagnostic-log-file", "-stats-file", "-dump-deps"})
+    if (A == Separate) {
+      TakesNext = A != "-dump-deps";
+      return true;
+    }
+  // -emit-pch, -emit-module, -emit-obj...: another action, with an output.
+  if (A.starts_with("-emit-") || A == "-ftime-trace")
+    return true;
+  return false;
+}
+
+enum class Writes { No, Output, Other };
+
+/// Whether a driver flag (alone, or joined with its value) writes a file;
+/// \p TakesNext: its value is the next argument.
+Writes writingDriverFlag(llvm::StringRef A, bool &TakesNext) {
+  TakesNext = false;
+  if (A == "-o" || A == "--output" || A == "-MF" || A == "-MJ" ||
+      A == "--serialize-diagnostics" || A == "-serialize-diagnostics" ||
+      A == "-dumpdir") {
+    TakesNext = true;
+    return A == "-o" || A == "--output" || A == "-MF" ? Writes::Output
+                                                       : Writes::Other;
+  }
+  if (A == "-MD" || A == "-MMD" || A == "--write-dependencies" ||
+      A == "--write-user-dependencies" ||
+      (A.starts_with("-o") && A.size() > 2 && !A.starts_with("-obj")) ||
+      A.starts_with("--output=") ||
+      (A.starts_with("-MF") && A.size() > 3))
+    return Writes::Output;
+  if ((A.starts_with("-MJ") && A.size() > 3) || A == "-ftime-trace" ||
+      A.starts_with("-ftime-trace=") || A == "-save-temps" ||
+      A == "--save-temps" || A.starts_with("-save-temps=") ||
+      A == "-save-stats" || A == "--save-stats" ||
+      A.starts_with("-save-stats=") || A.starts_with("-fproc-stat-report=") ||
+      A.starts_with("-fcrash-diagnostics-dir=") ||
+      A.starts_with("-fmodules-cache-path=") ||
+      A.starts_with("--serialize-diagnostics="))
+    return Writes::Other;
+  return Writes::No;
+}
+
+} // namespace
+
+std::vector<std::string> sanitizeCompileArguments(std::vector<std::string> &Args,
+                                                  bool FromBuild) {
+  std::vector<std::string> Notes;
+  std::vector<std::string> Out;
+  Out.reserve(Args.size());
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    if (I == 0 || A == "--") {
+      if (A == "--") {
+        Out.insert(Out.end(), Args.begin() + I, Args.end());
+        break;
+      }
+      Out.push_back(A);
+      continue;
+    }
+    llvm::StringRef Arg(A);
+    // -fbracket-depth=N (driver) and -Xclang -fbracket-depth -Xclang N.
+    if (Arg.consume_front("-fbracket-depth=")) {
+      unsigned long long N = 0;
+      if (!Arg.getAsInteger(10, N) && N > MaxBracketDepth) {
+        Notes.push_back("lowered '" + A + "' to -fbracket-depth=" +
+                        std::to_string(MaxBracketDepth) +
+                        ": deeper nesting would overflow the stack");
+        Out.push_back("-fbracket-depth=" + std::to_string(MaxBracketDepth));
+        continue;
+      }
+      Out.push_back(A);
+      continue;
+    }
+    if (A == "-Xclang" && I + 1 < Args.size()) {
+      llvm::StringRef Value(Args[I + 1]);
+      bool TakesNext = false;
+      if (Value == "-fbracket-depth" && I + 3 < Args.size() &&
+          Args[I + 2] == "-Xclang") {
+        unsigned long long N = 0;
+        if (!llvm::StringRef(Args[I + 3]).getAsInteger(10, N) &&
+            N > MaxBracketDepth) {
+          Notes.push_back("lowered '-Xclang -fbracket-depth -Xclang " +
+                          Args[I + 3] + "' to " +
+                          std::to_string(MaxBracketDepth) +
+                          ": deeper nesting would overflow the stack");
+          Out.insert(Out.end(), {"-Xclang", "-fbracket-depth", "-Xclang",
+                                 std::to_string(MaxBracketDepth)});
+          I += 3;
+          continue;
+        }
+      }
+      if (isWritingCc1Option(Value, TakesNext)) {
+        std::string Dropped = "-Xclang " + Value.str();
+        ++I;
+        if (TakesNext && I + 2 < Args.size() && Args[I + 1] == "-Xclang") {
+          Dropped += " -Xclang " + Args[I + 2];
+          I += 2;
+        }
+        Notes.push_back("dropped '" + Dropped + "': it makes the compiler "
+                        "write a file");
+        continue;
+      }
+      Out.push_back(A);
+      Out.push_back(Args[I + 1]);
+      ++I;
+      continue;
+    }
+    // -Xarch_device -ftime-trace and the like: the flag is the next one.
+    if (Arg.starts_with("-Xarch_") && I + 1 < Args.size()) {
+      bool TakesNext = false;
+      if (writingDriverFlag(Args[I + 1], TakesNext) != Writes::No) {
+        Notes.push_back("dropped '" + A + " " + Args[I + 1] +
+                        "': it makes the compiler write a file");
+        ++I;
+        continue;
+      }
+      Out.push_back(A);
+      continue;
+    }
+    bool TakesNext = false;
+    Writes W = writingDriverFlag(Arg, TakesNext);
+    if (W == Writes::No) {
+      Out.push_back(A);
+      continue;
+    }
+    std::string Dropped = A;
+    if (TakesNext && I + 1 < Args.size()) {
+      Dropped += " " + Args[I + 1];
+      ++I;
+    }
+    if (W == Writes::Other || !FromBuild)
+      Notes.push_back("dropped '" + Dropped +
+                      "': it makes the compiler write a file");
+  }
+  Args = std::move(Out);
+  return Notes;
+}
+
+void warnSanitizedArguments(llvm::StringRef Where,
+                            llvm::ArrayRef<std::string> Notes) {
+  static std::mutex Mutex;
+  static llvm::StringSet<> Said;
+  for (const std::string &Note : Notes) {
+    std::scoped_lock Lock(Mutex);
+    // Once per run: the same flag in every command is one warning, naming
+    // the first place it came from.
+    if (!Said.insert(Note).second)
+      continue;
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+        << Note << " (" << Where << ")\n";
+  }
+}
 
 CudaCompilationDatabase::CudaCompilationDatabase(
     std::unique_ptr<tooling::CompilationDatabase> Project,
@@ -76,6 +246,10 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
                   Settings.GpuArch);
   addNvccCompat(Args, Command.Filename, Settings.CompatHeader,
                 Settings.HostCompilerIncludeDir);
+  // Nothing in a compile command may write a file or overflow the stack
+  // (issue 16 F7, F11).
+  warnSanitizedArguments("in the compile command of '" + Command.Filename + "'",
+                         sanitizeCompileArguments(Args, /*FromBuild=*/true));
   // The resource dir (clang's builtin and CUDA wrapper headers) is found
   // relative to the running binary, which for cuda-tidy is not clang's.
   if (!Settings.ResourceDir.empty() &&

@@ -35,6 +35,33 @@ struct CommandSettings {
   std::string HostCompilerIncludeDir;
 };
 
+/// The deepest -fbracket-depth a compile may ask for. The parse recurses
+/// per bracket level, and a file nested 100,000 deep under
+/// -fbracket-depth=1000000 overflowed even the workers' 512 MB stacks,
+/// killing the run and every other file's findings (issue 16 F7); 16,384
+/// levels of parentheses, braces or nested ifs parse in under 200 MB.
+inline constexpr unsigned MaxBracketDepth = 16384;
+
+/// Makes one compile command safe to run (issue 16 F7, F11), from the
+/// argument after the compiler up to a `--`:
+///  - a -fbracket-depth above MaxBracketDepth is lowered to it;
+///  - flags that make the compiler write a file are dropped:
+///    `-Xclang -stats-file=F` and the other cc1 outputs passed through
+///    -Xclang, --serialize-diagnostics, -ftime-trace, -save-temps,
+///    -save-stats, -fproc-stat-report=, -fcrash-diagnostics-dir=, -MJ,
+///    -dumpdir, and -o, -MD, -MMD, -MF.
+/// Returns a note for each change worth a warning. The outputs every build
+/// command has (-o, -MD, -MMD, -MF) are dropped silently when \p FromBuild
+/// (clang's tooling drops them from a database's commands anyway), and
+/// with a note when they come from a configuration's ExtraArgs.
+std::vector<std::string> sanitizeCompileArguments(std::vector<std::string> &Args,
+                                                  bool FromBuild);
+
+/// Prints "cuda-tidy: warning: <note> (<where>)" once per run for each
+/// note, to stderr. Thread-safe.
+void warnSanitizedArguments(llvm::StringRef Where,
+                            llvm::ArrayRef<std::string> Notes);
+
 class CudaCompilationDatabase : public tooling::CompilationDatabase {
 public:
   /// \p Project may be null: then every file gets the fallback command.

@@ -20,6 +20,10 @@ llvm::Expected<llvm::StringSet<>> readBaseline(llvm::StringRef Path) {
   if (!Buffer)
     return llvm::createStringError("baseline: %s",
                                    llvm::toString(Buffer.takeError()).c_str());
+  if (llvm::Error E = checkNestingDepth((*Buffer)->getBuffer(), Path,
+                                        InputSyntax::Json))
+    return llvm::createStringError("baseline: %s",
+                                   llvm::toString(std::move(E)).c_str());
   auto Parsed = llvm::json::parse((*Buffer)->getBuffer());
   if (!Parsed)
     return llvm::createStringError(

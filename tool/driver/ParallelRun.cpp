@@ -1,6 +1,7 @@
 //===--- ParallelRun.cpp - clang-tidy over many files, N at a time --------===//
 
 #include "tool/driver/ParallelRun.h"
+#include "tool/driver/CudaCompilationDatabase.h"
 
 #include "tool/driver/HeaderPairing.h"
 
@@ -136,6 +137,38 @@ private:
   ClangTidyOptions Focus;
 };
 
+/// A configuration's ExtraArgs and ExtraArgsBefore pass through
+/// sanitizeCompileArguments too: a repository's .clang-tidy must not make
+/// the compiler write files (issue 16 F11) or nest deeper than the stack
+/// holds (F7).
+class SafeArgsOptionsProvider : public ClangTidyOptionsProvider {
+public:
+  explicit SafeArgsOptionsProvider(std::unique_ptr<ClangTidyOptionsProvider> Inner)
+      : Inner(std::move(Inner)) {}
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Inner->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef FileName) override {
+    std::vector<OptionsSource> Sources = Inner->getRawOptions(FileName);
+    for (OptionsSource &Source : Sources)
+      for (std::optional<std::vector<std::string>> *Args :
+           {&Source.first.ExtraArgs, &Source.first.ExtraArgsBefore}) {
+        if (!*Args || (*Args)->empty())
+          continue;
+        std::vector<std::string> Checked = {"clang"};
+        llvm::append_range(Checked, **Args);
+        warnSanitizedArguments("in ExtraArgs of " + Source.second,
+                               sanitizeCompileArguments(Checked,
+                                                        /*FromBuild=*/false));
+        (*Args)->assign(Checked.begin() + 1, Checked.end());
+      }
+    return Sources;
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+};
+
 } // namespace
 
 RunResult runFiles(const std::vector<std::string> &GivenFiles,
@@ -213,6 +246,9 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     while (std::optional<size_t> Next = Schedule.next()) {
       const size_t I = *Next;
       std::unique_ptr<ClangTidyOptionsProvider> Options = MakeOptions();
+      if (Options)
+        Options =
+            std::make_unique<SafeArgsOptionsProvider>(std::move(Options));
       if (!FocusIds[I].empty() && Options)
         Options = std::make_unique<FocusedOptionsProvider>(
             std::move(Options), Settings.FocusHeaders[I]);

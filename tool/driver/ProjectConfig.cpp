@@ -154,6 +154,9 @@ findProjectConfig(llvm::StringRef Directory) {
       auto Buffer = readInputFile(Candidate, ConfigFileMaxBytes);
       if (!Buffer)
         return Buffer.takeError();
+      if (llvm::Error E = checkNestingDepth((*Buffer)->getBuffer(), Candidate,
+                                            InputSyntax::Yaml))
+        return std::move(E);
       auto Config = parseProjectConfig((*Buffer)->getBuffer(), Candidate);
       if (!Config)
         return Config.takeError();

@@ -321,6 +321,11 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   auto FS = llvm::vfs::getRealFileSystem();
   auto FromText = [&](llvm::StringRef Text, llvm::StringRef Source)
       -> std::unique_ptr<ClangTidyOptionsProvider> {
+    if (llvm::Error E = checkNestingDepth(Text, Source, InputSyntax::Yaml)) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << llvm::toString(std::move(E)) << "\n";
+      return nullptr;
+    }
     llvm::ErrorOr<ClangTidyOptions> Parsed =
         parseConfiguration(llvm::MemoryBufferRef(Text, Source));
     if (!Parsed) {
@@ -372,6 +377,11 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
         return llvm::createStringError(
             "cannot load a compile database from '" + BuildPath +
             "': " + llvm::toString(Text.takeError()));
+      if (llvm::Error E = checkNestingDepth((*Text)->getBuffer(), JsonPath,
+                                            InputSyntax::Json))
+        return llvm::createStringError("cannot load a compile database from '" +
+                                       BuildPath +
+                                       "': " + llvm::toString(std::move(E)));
       auto Parsed = llvm::json::parse((*Text)->getBuffer());
       if (!Parsed)
         return llvm::createStringError(
@@ -392,6 +402,24 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
   // make_absolute fails only without a working directory; the path then
   // stays relative, which still names the file. So here and below.
   (void)llvm::sys::fs::make_absolute(Absolute);
+  // clang's loader parses the database it finds above the file with LLVM's
+  // YAML parser, which recurses per level: the nearest one is checked
+  // first, as -p's is (issue 16 F7).
+  for (llvm::StringRef Dir = llvm::sys::path::parent_path(Absolute);
+       !Dir.empty(); Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> JsonPath(Dir);
+    llvm::sys::path::append(JsonPath, "compile_commands.json");
+    if (!llvm::sys::fs::exists(JsonPath))
+      continue;
+    auto Text = readInputFile(JsonPath, DataFileMaxBytes);
+    if (!Text)
+      break; // clang's loader reports what it can
+    if (llvm::Error E = checkNestingDepth((*Text)->getBuffer(), JsonPath,
+                                          InputSyntax::Json))
+      return llvm::createStringError("cannot load a compile database: " +
+                                     llvm::toString(std::move(E)));
+    break;
+  }
   return tooling::CompilationDatabase::autoDetectFromSource(Absolute, Error);
 }
 
