@@ -11,6 +11,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include <map>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 #include <set>
 #include <tuple>
 
@@ -71,18 +75,63 @@ bool FileSnapshots::changedSince(llvm::StringRef Path) const {
   return !Now || *Now != Expected;
 }
 
+/// Whether the file's mode lets this process write it: the owner, group or
+/// other bits that apply, as the kernel would check them. Root is held to
+/// the mode too, but any write bit will do (a CI job running as root over
+/// a checkout owned by another user); a file no one may write (0444) is
+/// nobody's to fix (issue 16 F13).
+static bool writableByMode(const struct stat &St) {
+  const uid_t Me = ::geteuid();
+  if (Me == 0)
+    return St.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH);
+  if (St.st_uid == Me)
+    return St.st_mode & S_IWUSR;
+  bool InGroup = St.st_gid == ::getegid();
+  if (!InGroup) {
+    int N = ::getgroups(0, nullptr);
+    std::vector<gid_t> Groups(N > 0 ? N : 0);
+    if (N > 0 && ::getgroups(N, Groups.data()) == N)
+      InGroup = llvm::is_contained(Groups, St.st_gid);
+  }
+  return St.st_mode & (InGroup ? S_IWGRP : S_IWOTH);
+}
+
+/// Writes all of \p Bytes to \p FD.
+static bool writeAll(int FD, llvm::StringRef Bytes) {
+  while (!Bytes.empty()) {
+    ssize_t N = ::write(FD, Bytes.data(), Bytes.size());
+    if (N < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    Bytes = Bytes.drop_front(N);
+  }
+  return true;
+}
+
 llvm::Error writeFileAtomically(llvm::StringRef Path,
                                 llvm::StringRef Contents) {
-  llvm::sys::fs::file_status Status;
-  if (std::error_code EC = llvm::sys::fs::status(Path, Status))
+  // \p Path is the file's real path (fileIdentity): a symlink is written
+  // through, to its target, and stays a symlink.
+  struct stat St;
+  if (::stat(Path.str().c_str(), &St) != 0) {
+    std::error_code EC(errno, std::generic_category());
     return llvm::createStringError(EC, "cannot stat '%s': %s",
                                    Path.str().c_str(), EC.message().c_str());
+  }
+  if (!writableByMode(St))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::permission_denied),
+        "'%s' is read-only (mode %o); its fixes were not written",
+        Path.str().c_str(), static_cast<unsigned>(St.st_mode & 07777));
+  const auto Mode = static_cast<llvm::sys::fs::perms>(St.st_mode & 07777);
   llvm::SmallString<256> Model(Path);
   Model += ".cuda-tidy-%%%%%%%%.tmp";
   int FD = -1;
   llvm::SmallString<256> Temp;
   if (std::error_code EC = llvm::sys::fs::createUniqueFile(
-          Model, FD, Temp, llvm::sys::fs::OF_None, Status.permissions()))
+          Model, FD, Temp, llvm::sys::fs::OF_None, Mode))
     return llvm::createStringError(EC, "cannot write next to '%s': %s",
                                    Path.str().c_str(), EC.message().c_str());
   {
@@ -97,9 +146,39 @@ llvm::Error writeFileAtomically(llvm::StringRef Path,
                                      Temp.c_str(), EC.message().c_str());
     }
   }
-  // The umask may have narrowed the mode createUniqueFile asked for.
-  if (std::error_code EC =
-          llvm::sys::fs::setPermissions(Temp, Status.permissions())) {
+  // A rename gives the file a new inode: its other hard links would keep
+  // the old text, and its owner would become this process's user. Such a
+  // file is rewritten in place instead, from the complete temporary copy,
+  // which is removed only once the original holds the new bytes.
+  bool InPlace = St.st_nlink > 1;
+  if (!InPlace && (St.st_uid != ::geteuid() || St.st_gid != ::getegid()) &&
+      ::chown(Temp.c_str(), St.st_uid, St.st_gid) != 0)
+    InPlace = true;
+  if (InPlace) {
+    int Out = ::open(Path.str().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    bool Ok = Out >= 0 && writeAll(Out, Contents) && ::fsync(Out) == 0;
+    std::error_code EC(Ok ? 0 : errno, std::generic_category());
+    if (Out >= 0 && ::close(Out) != 0 && Ok) {
+      Ok = false;
+      EC = std::error_code(errno, std::generic_category());
+    }
+    if (!Ok) {
+      if (Out < 0) { // nothing was changed
+        (void)llvm::sys::fs::remove(Temp);
+        return llvm::createStringError(EC, "cannot write '%s': %s",
+                                       Path.str().c_str(),
+                                       EC.message().c_str());
+      }
+      return llvm::createStringError(
+          EC, "cannot write '%s' in place: %s; the fixed text is in '%s'",
+          Path.str().c_str(), EC.message().c_str(), Temp.c_str());
+    }
+    (void)llvm::sys::fs::remove(Temp);
+    return llvm::Error::success();
+  }
+  // The umask may have narrowed the mode createUniqueFile asked for (and
+  // chown clears the set-user-ID and set-group-ID bits).
+  if (std::error_code EC = llvm::sys::fs::setPermissions(Temp, Mode)) {
     (void)llvm::sys::fs::remove(Temp);
     return llvm::createStringError(EC, "cannot keep the permissions of '%s': %s",
                                    Path.str().c_str(), EC.message().c_str());
