@@ -1,6 +1,7 @@
 //===--- AnalysisManager.cpp - per-TU cache of divergence results ---------===//
 
 #include "checks/analysis/AnalysisManager.h"
+#include "llvm/ADT/bit.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -16,6 +17,12 @@ AnalysisManager::AnalysisManager(ASTContext &Ctx,
     : Ctx(Ctx), Options(Options), Shapes(Ctx) {}
 
 AnalysisManager::~AnalysisManager() = default;
+
+unsigned AnalysisManager::launchArgumentAlignLog2(const FunctionDecl *Kernel,
+                                                  unsigned Param) {
+  uint64_t Factor = Shapes.argumentFactor(Kernel, Param);
+  return Factor ? llvm::countr_zero(Factor) : 0;
+}
 
 bool AnalysisManager::rowsAreWarpAligned(const FunctionDecl *FD) {
   return Options.AssumeBlockDimXMultipleOf32 || Shapes.rowsAreWarpAligned(FD);

@@ -60,6 +60,9 @@ public:
   /// Nothing says how wide \p FD's blocks are: neither the option nor a
   /// launch or check the TU shows (aligned or not).
   bool rowWidthUnknown(const FunctionDecl *FD);
+  /// log2 of the power-of-two factor kernel \p Kernel's parameter \p Param
+  /// has at every launch the TU shows (LaunchShapes::argumentFactor).
+  unsigned launchArgumentAlignLog2(const FunctionDecl *Kernel, unsigned Param);
   /// \p S diverges within \p Within in \p FD only because threadIdx.y/z
   /// may split a warp: with whole-warp rows it would not, and the TU does
   /// not show \p FD's row width. Such a finding rests on a fact the tool

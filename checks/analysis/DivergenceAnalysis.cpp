@@ -702,6 +702,10 @@ FunctionDivergence::Impl::State FunctionDivergence::Impl::initialState() {
     Uniformity Input = IsKernel || Index >= Uniformity::FirstCaptureSymbol
                            ? Uniformity()
                            : Uniformity::symbol(Index);
+    // What every launch in the TU passes: `GGML_ASSERT(ne0 % 32 == 0)` before
+    // the launch makes `i >= ne0` split no warp (LaunchShape.h).
+    if (IsKernel && Mgr)
+      Input.setKnownAlignLog2(Mgr->launchArgumentAlignLog2(FD, Index));
     S.mutableAt(VarIndex[Param]) = Input;
     ++Index;
   }
@@ -1438,9 +1442,9 @@ static Uniformity laneBoundComparison(BinaryOperatorKind Op, const Expr *LHS,
                                       const Uniformity &R, Uniformity Joined,
                                       const ASTContext &Ctx) {
   Joined.setKnownAlignLog2(0);
-  if (L.isLaneLinear() == R.isLaneLinear())
+  if (L.isScaledLaneLinear() == R.isScaledLaneLinear())
     return Joined;
-  bool LaneOnLeft = L.isLaneLinear();
+  bool LaneOnLeft = L.isScaledLaneLinear();
   const Uniformity &Lane = LaneOnLeft ? L : R;
   const Uniformity &Bound = LaneOnLeft ? R : L;
   const Expr *BoundExpr = LaneOnLeft ? RHS : LHS;
@@ -1461,9 +1465,14 @@ static Uniformity laneBoundComparison(BinaryOperatorKind Op, const Expr *LHS,
     ++Next;
     BoundAlign = alignOfConstant(Next);
   }
-  unsigned TileLog2 = std::min(
-      {BoundAlign, Lane.laneOffsetAlignLog2(),
-       static_cast<unsigned>(Level::MaxTileLog2)});
+  // `2^s * lane + U op B` with U and B multiples of 2^(s + t) is decided by
+  // the multiples alone in every aligned tile of 2^t lanes.
+  unsigned Aligned = std::min(BoundAlign, Lane.laneOffsetAlignLog2());
+  if (Aligned < Lane.laneScaleLog2())
+    return Joined;
+  unsigned TileLog2 =
+      std::min(Aligned - Lane.laneScaleLog2(),
+               static_cast<unsigned>(Level::MaxTileLog2));
   Level Shared = std::min({Level::tileLog2(TileLog2), Lane.laneOffsetLevel(),
                            Bound.level()});
   if (Shared <= Joined.level())
@@ -1492,33 +1501,56 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
     const Uniformity *Lane = nullptr;
     const Uniformity *Offset = nullptr;
     const Expr *OffsetExpr = nullptr;
-    if (L.isLaneLinear() && !R.isLaneLinear()) {
+    if (L.isScaledLaneLinear() && !R.isScaledLaneLinear()) {
       Lane = &L;
       Offset = &R;
       OffsetExpr = RHS;
-    } else if (Op == BO_Add && R.isLaneLinear() && !L.isLaneLinear()) {
+    } else if (Op == BO_Add && R.isScaledLaneLinear() &&
+               !L.isScaledLaneLinear()) {
       Lane = &R;
       Offset = &L;
       OffsetExpr = LHS;
     }
     if (Lane) {
-      if (isRowOffset(OffsetExpr))
+      if (isRowOffset(OffsetExpr) && Lane->laneScaleLog2() == 0)
         Result.setLaneLinear(Lane->laneOffsetLevel(),
                              Lane->laneOffsetAlignLog2());
       else
-        Result.setLaneLinear(
+        Result.setScaledLaneLinear(
             std::min(Lane->laneOffsetLevel(), Offset->level()),
-            std::min(Lane->laneOffsetAlignLog2(), Offset->knownAlignLog2()));
+            std::min(Lane->laneOffsetAlignLog2(), Offset->knownAlignLog2()),
+            Lane->laneScaleLog2());
     }
     return Result;
   }
-  case BO_Mul:
+  case BO_Mul: {
     Result.setKnownAlignLog2(L.knownAlignLog2() + R.knownAlignLog2());
+    // (lane + U) * 2^k: still lane-linear, the lane scaled by 2^k
+    // (ggml's `i0 = (blockDim.x*blockIdx.y + threadIdx.x)*4`).
+    std::optional<llvm::APSInt> LConst = constantInt(LHS, Ctx);
+    const Uniformity *Lane = L.isScaledLaneLinear() ? &L
+                             : R.isScaledLaneLinear() ? &R
+                                                      : nullptr;
+    std::optional<llvm::APSInt> &Factor = Lane == &L ? RConst : LConst;
+    if (Lane && Factor && Factor->isStrictlyPositive() &&
+        Factor->getActiveBits() <= 32 &&
+        llvm::isPowerOf2_64(Factor->getZExtValue())) {
+      unsigned K = llvm::Log2_64(Factor->getZExtValue());
+      Result.setScaledLaneLinear(Lane->laneOffsetLevel(),
+                                 Lane->laneOffsetAlignLog2() + K,
+                                 Lane->laneScaleLog2() + K);
+    }
     return Result;
+  }
   case BO_Shl:
-    if (RConst && RConst->isNonNegative())
-      Result.setKnownAlignLog2(L.knownAlignLog2() +
-                               static_cast<unsigned>(RConst->getZExtValue()));
+    if (RConst && RConst->isNonNegative()) {
+      unsigned K = static_cast<unsigned>(RConst->getZExtValue());
+      Result.setKnownAlignLog2(L.knownAlignLog2() + K);
+      if (L.isScaledLaneLinear() && K < 32)
+        Result.setScaledLaneLinear(L.laneOffsetLevel(),
+                                   L.laneOffsetAlignLog2() + K,
+                                   L.laneScaleLog2() + K);
+    }
     return Result;
   case BO_Div:
   case BO_Shr: {

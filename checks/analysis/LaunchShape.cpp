@@ -312,6 +312,136 @@ bool checksWarpAlignedRows(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
+/// The power-of-two factor of \p Var that \p Condition having the truth
+/// value \p Holds implies: `Var % C == 0` (C's power-of-two part), the same
+/// through `!`, `&&` and `||`, `(Var & (2^k - 1)) == 0`. 1 when nothing.
+uint64_t impliedFactor(const Expr *Condition, bool Holds, const VarDecl *Var,
+                       ASTContext &Ctx) {
+  const Expr *E = Condition->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(E);
+      Not && Not->getOpcode() == UO_LNot)
+    return impliedFactor(Not->getSubExpr(), !Holds, Var, Ctx);
+  if (const auto *Cast = dyn_cast<CXXStaticCastExpr>(E))
+    return impliedFactor(Cast->getSubExpr(), Holds, Var, Ctx);
+  auto IsVar = [&](const Expr *Operand) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Operand->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == Var;
+  };
+  // `Var % C` or `Var & (2^k - 1)`, zero exactly when Var has the factor.
+  auto RemainderFactor = [&](const Expr *Operand) -> uint64_t {
+    const auto *Binary =
+        dyn_cast<BinaryOperator>(Operand->IgnoreParenImpCasts());
+    if (!Binary || !IsVar(Binary->getLHS()))
+      return 1;
+    Expr::EvalResult C;
+    if (!Binary->getRHS()->EvaluateAsInt(C, Ctx) || C.Val.getInt().isNegative() ||
+        C.Val.getInt().getActiveBits() > 63)
+      return 1;
+    uint64_t Value = C.Val.getInt().getZExtValue();
+    if (Binary->getOpcode() == BO_Rem)
+      return Value ? powerOfTwoPart(Value) : 1;
+    if (Binary->getOpcode() == BO_And && ((Value + 1) & Value) == 0)
+      return std::min<uint64_t>(Value + 1, MaxFactor);
+    return 1;
+  };
+  const auto *Binary = dyn_cast<BinaryOperator>(E);
+  if (!Binary)
+    // `if (n % 32) abort();`: a false remainder is a zero one.
+    return Holds ? 1 : RemainderFactor(E);
+  BinaryOperatorKind Op = Binary->getOpcode();
+  const Expr *L = Binary->getLHS();
+  const Expr *R = Binary->getRHS();
+  if (Op == BO_LAnd && Holds)
+    return std::max(impliedFactor(L, true, Var, Ctx),
+                    impliedFactor(R, true, Var, Ctx));
+  if (Op == BO_LOr && !Holds)
+    return std::max(impliedFactor(L, false, Var, Ctx),
+                    impliedFactor(R, false, Var, Ctx));
+  bool Equal = (Op == BO_EQ && Holds) || (Op == BO_NE && !Holds);
+  if (!Equal)
+    return 1;
+  if (isZero(R, Ctx))
+    return RemainderFactor(L);
+  if (isZero(L, Ctx))
+    return RemainderFactor(R);
+  return 1;
+}
+
+/// What one statement guarantees before the code after it runs, as told by
+/// \p Implied (a condition and the truth value it must have to get past):
+/// `assert(c)` (a `?:` or `||` whose failing arm does not return),
+/// `if (!c) return/abort();` (GGML_ASSERT), and the `do { ... } while (0)`
+/// forms. Returns the largest factor any of them implies, 1 for none.
+uint64_t ensuredFactor(const Stmt *S,
+                       llvm::function_ref<uint64_t(const Expr *, bool)> Implied,
+                       ASTContext &Ctx) {
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return !If->getElse() && If->getCond() && leavesKernel(If->getThen())
+               ? Implied(If->getCond(), false)
+               : 1;
+  if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    if (!isZero(Do->getCond(), Ctx))
+      return 1;
+    const auto *Body = dyn_cast<CompoundStmt>(Do->getBody());
+    uint64_t Best = 1;
+    if (Body)
+      for (const Stmt *Inner : Body->body())
+        Best = std::max(Best, ensuredFactor(Inner, Implied, Ctx));
+    return Best;
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    const Expr *Stripped = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<CastExpr>(Stripped))
+      Stripped = Cast->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Conditional = dyn_cast<ConditionalOperator>(Stripped))
+      return isNoReturnCall(Conditional->getFalseExpr())
+                 ? Implied(Conditional->getCond(), true)
+                 : 1;
+    if (const auto *Or = dyn_cast<BinaryOperator>(Stripped);
+        Or && Or->getOpcode() == BO_LOr) {
+      const Expr *Fail = Or->getRHS()->IgnoreParenImpCasts();
+      if (const auto *Comma = dyn_cast<BinaryOperator>(Fail))
+        Fail = Comma->getLHS();
+      return isNoReturnCall(Fail) ? Implied(Or->getLHS(), true) : 1;
+    }
+  }
+  return 1;
+}
+
+/// The power-of-two factor a launch argument is known to have where
+/// \p Launch (in \p Launcher) passes it: from its value (a constant, a
+/// product with one, a local that holds one), or from an assertion on the
+/// variable it names among the statements of \p Launcher's body that come
+/// before the statement holding the launch (they run before it on every
+/// path that reaches it), when nothing in \p Launcher changes the variable.
+uint64_t launchArgumentFactor(const Expr *Arg, const FunctionDecl *Launcher,
+                              const Stmt *Launch, ASTContext &Ctx) {
+  uint64_t Factor = integerFactor(Arg, Ctx, 0);
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(Arg));
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const auto *Body =
+      Launcher ? dyn_cast_or_null<CompoundStmt>(Launcher->getBody()) : nullptr;
+  if (!Var || !Body || !Var->getType()->isIntegerType())
+    return Factor;
+  const SourceManager &SM = Ctx.getSourceManager();
+  uint64_t Asserted = 1;
+  for (const Stmt *S : Body->body()) {
+    if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), Launch->getBeginLoc()))
+      break;
+    Asserted = std::max(
+        Asserted, ensuredFactor(
+                      S,
+                      [&](const Expr *Condition, bool Holds) {
+                        return impliedFactor(Condition, Holds, Var, Ctx);
+                      },
+                      Ctx));
+  }
+  if (Asserted > Factor &&
+      !ExprMutationAnalyzer(*Body, Ctx).isMutated(Var))
+    Factor = Asserted;
+  return Factor;
+}
+
 bool bodyChecksWarpAlignedRows(const FunctionDecl *Kernel, ASTContext &Ctx) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
   if (!Body)
@@ -378,6 +508,21 @@ public:
       return true;
     const Expr *Block = blockArgument(*Launch);
     bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
+    // What each argument is known to be a multiple of (the smallest over
+    // the launch sites). Only `<<<>>>` passes the arguments as written.
+    const FunctionDecl *Kernel = Launch->Kernel->getCanonicalDecl();
+    auto [Factors, First] = ArgumentFactors.try_emplace(Kernel);
+    if (Launch->Form == LaunchForm::TripleChevron &&
+        Call->getNumArgs() == Launch->Kernel->getNumParams()) {
+      if (First)
+        Factors->second.assign(Call->getNumArgs(), MaxFactor);
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+        Factors->second[I] = std::min(
+            Factors->second[I],
+            launchArgumentFactor(Call->getArg(I), Current, Call, Ctx));
+    } else {
+      Factors->second.assign(Launch->Kernel->getNumParams(), 1);
+    }
     if (!Aligned && isKnownUnaligned(Block, Ctx))
       Unaligned.insert(Launch->Kernel->getCanonicalDecl());
     auto [It, Inserted] =
@@ -392,6 +537,7 @@ public:
   std::vector<const FunctionDecl *> Kernels;
   llvm::DenseMap<const FunctionDecl *, bool> Launches;
   llvm::DenseSet<const FunctionDecl *> Unaligned;
+  llvm::DenseMap<const FunctionDecl *, std::vector<uint64_t>> ArgumentFactors;
 };
 
 /// The functions a body calls by name (its lambdas' bodies included).
@@ -429,6 +575,7 @@ void LaunchShapes::scanLaunches() {
       Scanner.TraverseDecl(D);
   LaunchedAligned = std::move(Scanner.Launches);
   KnownUnaligned = std::move(Scanner.Unaligned);
+  ArgumentFactors = std::move(Scanner.ArgumentFactors);
   for (const FunctionDecl *Kernel : Scanner.Kernels) {
     if (bodyChecksWarpAlignedRows(Kernel, Context))
       CheckedInBody.insert(Kernel->getCanonicalDecl());
@@ -529,6 +676,18 @@ bool LaunchShapes::rowsAreWarpAligned(const FunctionDecl *Function) {
     propagateToCallees();
   auto It = CalleeAligned.find(Canonical);
   return It != CalleeAligned.end() && It->second;
+}
+
+uint64_t LaunchShapes::argumentFactor(const FunctionDecl *Kernel,
+                                      unsigned Param) {
+  if (!Kernel)
+    return 1;
+  if (!Scanned)
+    scanLaunches();
+  auto It = ArgumentFactors.find(Kernel->getCanonicalDecl());
+  if (It == ArgumentFactors.end() || Param >= It->second.size())
+    return 1;
+  return It->second[Param];
 }
 
 } // namespace clang::tidy::cuda::analysis

@@ -32,6 +32,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace clang {
 class ASTContext;
@@ -66,6 +67,13 @@ public:
   /// 32: its rows do straddle warps. Neither this nor rowsAreWarpAligned
   /// holding means the shape is unknown.
   bool rowsMayStraddleWarps(const FunctionDecl *Function);
+  /// The power-of-two factor parameter \p Param of \p Kernel is known to
+  /// have at every launch the TU shows: the argument's value (a constant, a
+  /// product with one), or an assertion in the launching function before the
+  /// launch (`GGML_ASSERT(ne0 % QK8_1 == 0)`, `assert(n % 32 == 0)`). 1 when
+  /// nothing is known, the kernel is never launched here, or some launch
+  /// passes its arguments in a form not read (cudaLaunchKernel's array).
+  uint64_t argumentFactor(const FunctionDecl *Kernel, unsigned Param);
 
 private:
   void scanLaunches();
@@ -85,6 +93,8 @@ private:
   /// the device functions they reach.
   llvm::DenseSet<const FunctionDecl *> KnownUnaligned;
   llvm::DenseSet<const FunctionDecl *> CalleeUnaligned;
+  /// Canonical kernel -> per parameter, the least factor over its launches.
+  llvm::DenseMap<const FunctionDecl *, std::vector<uint64_t>> ArgumentFactors;
 };
 
 } // namespace clang::tidy::cuda::analysis

@@ -88,9 +88,16 @@ bool Uniformity::isUniformWithinTile(unsigned Size) const {
 
 Uniformity &Uniformity::setLaneLinear(Level OffsetLvl,
                                       unsigned OffsetAlignLog2) {
+  return setScaledLaneLinear(OffsetLvl, OffsetAlignLog2, 0);
+}
+
+Uniformity &Uniformity::setScaledLaneLinear(Level OffsetLvl,
+                                            unsigned OffsetAlignLog2,
+                                            unsigned ScaleLog2) {
   LaneLinear = true;
   OffsetLevel = OffsetLvl;
   OffsetAlign = static_cast<uint8_t>(std::min(OffsetAlignLog2, 63u));
+  LaneScale = static_cast<uint8_t>(std::min(ScaleLog2, 63u));
   return *this;
 }
 
@@ -98,6 +105,7 @@ Uniformity &Uniformity::clearLaneLinear() {
   LaneLinear = false;
   OffsetLevel = Level::grid();
   OffsetAlign = 0;
+  LaneScale = 0;
   return *this;
 }
 
@@ -114,7 +122,7 @@ Uniformity &Uniformity::join(const Uniformity &Other) {
     Origin = Other.Origin;
   }
   Symbols |= Other.Symbols;
-  if (LaneLinear && Other.LaneLinear) {
+  if (LaneLinear && Other.LaneLinear && LaneScale == Other.LaneScale) {
     OffsetLevel = std::min(OffsetLevel, Other.OffsetLevel);
     OffsetAlign = std::min(OffsetAlign, Other.OffsetAlign);
   } else {
@@ -130,7 +138,8 @@ bool Uniformity::sameAs(const Uniformity &Other) const {
          LaneLinear == Other.LaneLinear &&
          PointsToLocal == Other.PointsToLocal &&
          OffsetLevel == Other.OffsetLevel &&
-         OffsetAlign == Other.OffsetAlign && KnownAlign == Other.KnownAlign;
+         OffsetAlign == Other.OffsetAlign && KnownAlign == Other.KnownAlign &&
+         LaneScale == Other.LaneScale;
 }
 
 Uniformity Uniformity::resolve(

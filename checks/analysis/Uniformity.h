@@ -151,7 +151,13 @@ public:
   /// The value is `linear thread index within the block + U` with U uniform
   /// at laneOffsetLevel() and a multiple of 2^laneOffsetAlignLog2(). Dividing
   /// it by a tile size that U is aligned to gives a tile-uniform value.
-  bool isLaneLinear() const { return LaneLinear; }
+  bool isLaneLinear() const { return LaneLinear && LaneScale == 0; }
+  /// The value is `2^laneScaleLog2() * linear thread index + U`, U as
+  /// above: a lane-linear value times a power of two (`(base + tid) * 4`).
+  /// Only sums, power-of-two products and comparisons read the scaled form;
+  /// everything else sees isLaneLinear() false for it.
+  bool isScaledLaneLinear() const { return LaneLinear; }
+  unsigned laneScaleLog2() const { return LaneScale; }
   Level laneOffsetLevel() const { return OffsetLevel; }
   unsigned laneOffsetAlignLog2() const { return OffsetAlign; }
   /// The value is known to be a multiple of 2^knownAlignLog2().
@@ -161,6 +167,9 @@ public:
   bool mayPointToLocal() const { return PointsToLocal; }
 
   Uniformity &setLaneLinear(Level OffsetLvl, unsigned OffsetAlignLog2);
+  /// As setLaneLinear, with the lane index scaled by 2^ScaleLog2.
+  Uniformity &setScaledLaneLinear(Level OffsetLvl, unsigned OffsetAlignLog2,
+                                  unsigned ScaleLog2);
   Uniformity &clearLaneLinear();
   Uniformity &setKnownAlignLog2(unsigned Log2);
   Uniformity &setPointsToLocal(bool V) {
@@ -212,6 +221,7 @@ private:
   Level OffsetLevel = Level::grid();
   uint8_t OffsetAlign = 0;
   uint8_t KnownAlign = 0;
+  uint8_t LaneScale = 0;
 };
 
 } // namespace clang::tidy::cuda::analysis

@@ -182,3 +182,63 @@ void host() { rows<<<1, dim3(32, 8)>>>(); }
 
 } // namespace
 } // namespace clang::tidy::cuda::analysis
+
+namespace clang::tidy::cuda::analysis {
+namespace {
+
+TEST(LaunchShape, ArgumentFactorsFromValuesAndHostAssertions) {
+  ParsedCuda P(R"cu(
+[[noreturn]] void fatal(const char *);
+#define PROJECT_ASSERT(x) if (!(x)) fatal(#x)
+__global__ void constant(int n) {}
+__global__ void asserted(long n) {}
+__global__ void stdAssert(int n) {}
+__global__ void masked(int n) {}
+__global__ void unasserted(int n) {}
+__global__ void afterLaunch(int n) {}
+__global__ void changed(int n) {}
+__global__ void twice(int n) {}
+__global__ void neverLaunched(int n) {}
+void host(int n, long m, int k) {
+  constant<<<1, 32>>>(64 * k);
+  PROJECT_ASSERT(m % 128 == 0);
+  switch (k) { default: asserted<<<1, 32>>>(m); }
+  assert(n % 32 == 0 && n > 0);
+  stdAssert<<<1, 32>>>(n);
+  PROJECT_ASSERT((k & 63) == 0);
+  masked<<<1, 32>>>(k);
+  unasserted<<<1, 32>>>(n + 1);
+  afterLaunch<<<1, 32>>>(k + 2);
+  twice<<<1, 32>>>(256);
+  twice<<<1, 32>>>(96);
+}
+void changes(int v) {
+  PROJECT_ASSERT(v % 32 == 0);
+  v += 1;
+  changed<<<1, 32>>>(v);
+}
+void later(int q) {
+  afterLaunch<<<1, 32>>>(q);
+  PROJECT_ASSERT(q % 32 == 0);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  auto Factor = [&](llvm::StringRef Kernel) {
+    return Shapes.argumentFactor(P.function(Kernel), 0);
+  };
+  EXPECT_EQ(Factor("constant"), 64u);
+  EXPECT_EQ(Factor("asserted"), 128u);
+  EXPECT_EQ(Factor("stdAssert"), 32u);
+  EXPECT_EQ(Factor("masked"), 64u);
+  EXPECT_EQ(Factor("unasserted"), 1u);
+  // Asserted only after one of its launches, and 2 + k at the other.
+  EXPECT_EQ(Factor("afterLaunch"), 1u);
+  EXPECT_EQ(Factor("changed"), 1u);
+  // The least over the launches: 256 and 96 = 3 * 32.
+  EXPECT_EQ(Factor("twice"), 32u);
+  EXPECT_EQ(Factor("neverLaunched"), 1u);
+}
+
+} // namespace
+} // namespace clang::tidy::cuda::analysis
