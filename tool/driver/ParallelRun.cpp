@@ -10,10 +10,14 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
+#include <chrono>
+#include <memory>
 #include <mutex>
 #include <set>
+#include <thread>
 #include <tuple>
 
 namespace clang::tidy::cuda::driver {
@@ -242,9 +246,34 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     }
   };
 
-  auto Worker = [&] {
+  // The time limit's bookkeeping, on the heap: a timed-out file's thread
+  // reads it after this function may have returned.
+  struct Watch {
+    std::mutex Mutex;
+    std::vector<char> Running, Abandoned;
+    std::vector<std::chrono::steady_clock::time_point> Started;
+    std::vector<unsigned> ThreadOf;   ///< Per file.
+    std::vector<char> ThreadAbandoned; ///< Per thread.
+    size_t Completed = 0;
+  };
+  auto Watched = std::make_shared<Watch>();
+  Watched->Running.assign(Files.size(), 0);
+  Watched->Abandoned.assign(Files.size(), 0);
+  Watched->Started.resize(Files.size());
+  Watched->ThreadOf.assign(Files.size(), 0);
+
+  auto Worker = [&, Watched](unsigned Thread) {
     while (std::optional<size_t> Next = Schedule.next()) {
       const size_t I = *Next;
+      {
+        std::scoped_lock Lock(Watched->Mutex);
+        Watched->Running[I] = 1;
+        Watched->Started[I] = std::chrono::steady_clock::now();
+        Watched->ThreadOf[I] = Thread;
+      }
+      // Its own copy: the run's list may be gone when a timed-out file
+      // returns.
+      const std::string File = Files[I];
       std::unique_ptr<ClangTidyOptionsProvider> Options = MakeOptions();
       if (Options)
         Options =
@@ -259,8 +288,13 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       ClangTidyStats Stats;
       bool FileFailed = false;
       if (Caches) {
-        FileRun Run = runFileWithCaches(Context, Compilations, Files[I], FS,
+        FileRun Run = runFileWithCaches(Context, Compilations, File, FS,
                                         Settings.FixNotes, *Caches);
+        {
+          std::scoped_lock Lock(Watched->Mutex);
+          if (Watched->Abandoned[I])
+            return; // reported as timed out; nothing of the run is touched
+        }
         Errors = std::move(Run.Errors);
         Stats = Run.Stats;
         FileFailed = Run.Failed;
@@ -268,9 +302,17 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
           for (const auto &[Path, Hash] : Run.UserFilesRead)
             Settings.Snapshots->recordParsed(Path, Hash);
       } else {
-        Errors = runClangTidy(Context, Compilations, {Files[I]}, FS,
+        Errors = runClangTidy(Context, Compilations, {File}, FS,
                               Settings.FixNotes, false, "", /*Quiet=*/true);
+        std::scoped_lock Lock(Watched->Mutex);
+        if (Watched->Abandoned[I])
+          return;
         Stats = Context.getStats();
+      }
+      {
+        std::scoped_lock Lock(Watched->Mutex);
+        Watched->Running[I] = 0;
+        ++Watched->Completed;
       }
       if (!FocusIds[I].empty()) {
         llvm::erase_if(Errors, [&](const ClangTidyError &Error) {
@@ -301,10 +343,72 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       1u, std::min<unsigned>(Settings.Jobs, static_cast<unsigned>(Files.size())));
   std::vector<llvm::thread> Threads;
   Threads.reserve(Jobs);
+  auto Start = [&] {
+    const unsigned Thread = Threads.size();
+    {
+      std::scoped_lock Lock(Watched->Mutex);
+      Watched->ThreadAbandoned.push_back(0);
+    }
+    Threads.emplace_back(std::optional<unsigned>(WorkerStackBytes), Worker,
+                         Thread);
+  };
   for (unsigned J = 0; J < Jobs; ++J)
-    Threads.emplace_back(std::optional<unsigned>(WorkerStackBytes), Worker);
-  for (llvm::thread &T : Threads)
-    T.join();
+    Start();
+  if (Settings.FileTimeLimitSeconds > 0) {
+    const auto Limit = std::chrono::duration<double>(Settings.FileTimeLimitSeconds);
+    for (;;) {
+      std::vector<size_t> Late;
+      {
+        std::scoped_lock Lock(Watched->Mutex);
+        if (Watched->Completed == Files.size())
+          break;
+        const auto Now = std::chrono::steady_clock::now();
+        for (size_t I = 0; I < Files.size(); ++I)
+          if (Watched->Running[I] && Now - Watched->Started[I] > Limit) {
+            Watched->Running[I] = 0;
+            Watched->Abandoned[I] = 1;
+            Watched->ThreadAbandoned[Watched->ThreadOf[I]] = 1;
+            ++Watched->Completed;
+            Late.push_back(I);
+          }
+      }
+      for (size_t I : Late) {
+        // Its group's other files need not wait for it (its preamble, if it
+        // was building one, is never finished: they parse without it).
+        Schedule.done(I);
+        {
+          std::scoped_lock Lock(ResultMutex);
+          llvm::errs() << "cuda-tidy: error: '" << Files[I]
+                       << "' took longer than "
+                       << llvm::format("%g", Settings.FileTimeLimitSeconds)
+                       << " s (--file-time-limit); its analysis was abandoned "
+                          "and it has no findings\n";
+          PerFile[I].clear();
+          Finished[I] = 1;
+          Failed[I] = 1;
+          ++Result.TimedOut;
+          ReportReadyFiles();
+          if (Settings.Progress)
+            Settings.Progress(++Done, Result.Errors.size());
+        }
+        Start(); // the other files keep their workers
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  for (unsigned J = 0; J < Threads.size(); ++J) {
+    bool Left;
+    {
+      std::scoped_lock Lock(Watched->Mutex);
+      Left = Watched->ThreadAbandoned[J];
+    }
+    if (Left) {
+      Threads[J].detach();
+      ++Result.LeftRunning;
+    } else {
+      Threads[J].join();
+    }
+  }
   return Result;
 }
 

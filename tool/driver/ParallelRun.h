@@ -27,6 +27,10 @@ namespace clang::tidy::cuda::driver {
 struct RunResult {
   std::vector<ClangTidyError> Errors; ///< In input order, duplicates removed.
   ClangTidyStats Stats;               ///< Summed over the files.
+  /// Files that went past RunSettings::FileTimeLimitSeconds.
+  unsigned TimedOut = 0;
+  /// Threads of timed-out files still running when the run returned.
+  unsigned LeftRunning = 0;
 };
 
 /// Hands the files of a run to its workers, group by group (a group: the
@@ -107,6 +111,13 @@ struct RunSettings {
   /// If set, told the bytes each parse read of the user's files (FileRun::
   /// UserFilesRead), for --fix.
   FileSnapshots *Snapshots = nullptr;
+  /// Seconds one file may take (0: no limit; --file-time-limit, issue 16
+  /// F10). A file past it is reported as failed with no findings, and a new
+  /// worker takes its place, so the other files still run. Its thread cannot
+  /// be stopped: it is left running, touches nothing of the run once its
+  /// file returns, and the process must end with _exit (RunResult::
+  /// LeftRunning) rather than destroy what that thread may still use.
+  double FileTimeLimitSeconds = 0;
 };
 
 /// Runs the enabled checks on every file. Relative names are made absolute

@@ -43,6 +43,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <unistd.h>
 #include <set>
 
 using namespace clang;
@@ -184,6 +185,12 @@ static cl::opt<std::string> Shard(
 static cl::opt<unsigned>
     Jobs("j", cl::desc("Analyze this many files at once (default 1)."),
          cl::init(1), cl::Prefix, cl::cat(Category));
+static cl::opt<double> FileTimeLimit(
+    "file-time-limit",
+    cl::desc("Abandon a file whose analysis takes longer than this many "
+             "seconds: it is reported as failed (exit 3) with no findings, "
+             "and the other files still run (default 0: no limit)."),
+    cl::value_desc("seconds"), cl::init(0), cl::cat(Category));
 static cl::opt<bool> UseColor("use-color",
                               cl::desc("Use colors in diagnostics."),
                               cl::cat(Category));
@@ -869,10 +876,32 @@ int main(int Argc, const char **Argv) {
       llvm::errs() << "Error while processing " << Analyzed[I] << ".\n";
     llvm::errs().flush();
   };
+  if (FileTimeLimit < 0) {
+    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+        << "--file-time-limit must be a number of seconds, 0 for none\n";
+    return ExitUsageError;
+  }
+  HowToRun.FileTimeLimitSeconds = FileTimeLimit;
   RunResult Run = runFiles(
       Analyzed, Compilations,
       [&] { return Index.withIndexOption(createOptionsProvider()); },
       HowToRun);
+  AnalysisFailed |= Run.TimedOut > 0;
+  // A timed-out file's thread may still be running, and may still use what
+  // this function owns (the compile database, the caches): the process
+  // then ends here, with _exit, once everything is written, instead of
+  // destroying those under it (issue 16 F10).
+  auto Finish = [&](int Code) {
+    if (Run.LeftRunning) {
+      llvm::outs().flush();
+      llvm::errs().flush();
+      if (Index.enabled())
+        (void)llvm::sys::fs::remove_directories(Index.directory(),
+                                                /*IgnoreErrors=*/true);
+      ::_exit(Code);
+    }
+    return Code;
+  };
   Cache.finish(CacheStats);
   // The cross-file findings come once every file is done.
   Admit(Index.report(createOptionsProvider(), Run.Stats));
@@ -882,7 +911,7 @@ int main(int Argc, const char **Argv) {
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
           << "cannot write baseline '" << WriteBaseline
           << "': " << llvm::toString(std::move(E)) << "\n";
-      return ExitUsageError;
+      return Finish(ExitUsageError);
     }
 
   const bool FoundCompilerErrors = llvm::any_of(
@@ -918,7 +947,7 @@ int main(int Argc, const char **Argv) {
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
           << "cannot write '" << OutputFile
           << "': " << llvm::toString(std::move(E)) << "\n";
-      return ExitUsageError;
+      return Finish(ExitUsageError);
     }
   }
   if (Behaviour != FB_NoFix) {
@@ -938,7 +967,7 @@ int main(int Argc, const char **Argv) {
     if (EC) {
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
           << "cannot write '" << ExportFixes << "': " << EC.message() << "\n";
-      return ExitUsageError;
+      return Finish(ExitUsageError);
     }
     exportReplacements(Inputs.empty() ? "" : Inputs.front(), Errors, OS);
   }
@@ -991,10 +1020,10 @@ int main(int Argc, const char **Argv) {
     locateConfigurationProblem(Inputs, F.Message, llvm::errs());
   }
   if (ConfigurationError)
-    return ExitUsageError;
+    return Finish(ExitUsageError);
   if (AnalysisFailed)
-    return ExitAnalysisFailed;
+    return Finish(ExitAnalysisFailed);
   if (WarningsAsErrorsCount)
-    return ExitFindingsAsErrors;
-  return ExitSuccess;
+    return Finish(ExitFindingsAsErrors);
+  return Finish(ExitSuccess);
 }
