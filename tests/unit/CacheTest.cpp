@@ -250,6 +250,23 @@ TEST_F(CacheFolderTest, TheTagIsNeverSeenHalfWritten) {
   EXPECT_EQ(Bad, 0u);
 }
 
+// Issue 16 F12: a FIFO where an entry should be is dropped at once (the
+// open used to block until something wrote to it).
+TEST_F(CacheFolderTest, AFifoUnderAnEntrysNameIsDropped) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  const std::string Path = entryPath(EntryKind::Result, Key);
+  ASSERT_EQ(::mkfifo(Path.c_str(), 0600), 0);
+  EXPECT_FALSE(Store->read(EntryKind::Result, Key));
+  EXPECT_EQ(Store->Counters.CorruptEntries, 1u);
+  EXPECT_FALSE(llvm::sys::fs::exists(Path));
+  // And the entry can be written again.
+  EXPECT_TRUE(Store->write(EntryKind::Result, Key, {"payload"}));
+  auto Entry = Store->read(EntryKind::Result, Key);
+  ASSERT_TRUE(Entry);
+  EXPECT_EQ(Entry->Payload, "payload");
+}
+
 TEST_F(CacheFolderTest, EntryNamesAreExact) {
   EXPECT_TRUE(CacheStore::isEntryName(CacheStore::entryName(EntryKind::Result, Key)));
   EXPECT_TRUE(CacheStore::isEntryName(CacheStore::entryName(EntryKind::Preamble, Key)));

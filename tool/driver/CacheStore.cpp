@@ -588,7 +588,11 @@ void CacheStore::discard(const std::string &Name) {
 std::optional<CacheStore::Entry> CacheStore::read(EntryKind Kind,
                                                   const Digest &Key) {
   const std::string Name = entryName(Kind, Key);
-  int FD = ::openat(DirFD, Name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO planted under an entry's name would block the open
+  // until someone writes it (the run hung: issue 16 F12); it is opened at
+  // once, found not to be a regular file, and dropped.
+  int FD = ::openat(DirFD, Name.c_str(),
+                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (FD < 0) {
     // ELOOP: a symlink sits where an entry should be; it is not ours.
     if (errno == ELOOP)
