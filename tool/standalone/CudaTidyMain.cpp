@@ -389,12 +389,17 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
         return llvm::createStringError("cannot load a compile database from '" +
                                        BuildPath +
                                        "': " + llvm::toString(std::move(E)));
-      auto Parsed = llvm::json::parse((*Text)->getBuffer());
-      if (!Parsed)
-        return llvm::createStringError(
-            "cannot load a compile database from '" + BuildPath + "': " +
-            JsonPath.str() + " is not valid JSON: " +
-            llvm::toString(Parsed.takeError()));
+      // Checked in place; only text that fails is parsed, for the message
+      // (building the whole tree once cost 30 to 80 times the file's size
+      // in memory, issue 16 F18).
+      if (!isValidJson((*Text)->getBuffer())) {
+        auto Parsed = llvm::json::parse((*Text)->getBuffer());
+        if (!Parsed)
+          return llvm::createStringError(
+              "cannot load a compile database from '" + BuildPath + "': " +
+              JsonPath.str() + " is not valid JSON: " +
+              llvm::toString(Parsed.takeError()));
+      }
     }
     auto Database =
         tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
