@@ -470,6 +470,101 @@ const Expr *blockArgument(const KernelLaunch &Launch) {
   return nullptr;
 }
 
+/// The parameter of \p Function that \p E reads as it is: through
+/// parentheses, casts, temporaries and std::forward / std::move.
+const ParmVarDecl *forwardedParameter(const Expr *E,
+                                      const FunctionDecl *Function) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = stripTemporaries(E);
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || Call->getNumArgs() != 1 || !Callee->isInStdNamespace() ||
+          !Callee->getIdentifier() ||
+          (Callee->getName() != "forward" && Callee->getName() != "move"))
+        return nullptr;
+      E = Call->getArg(0);
+      continue;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    return Param && Param->getDeclContext() == Function ? Param : nullptr;
+  }
+  return nullptr;
+}
+
+/// The `<<<>>>` in \p Wrapper's body whose kernel is its parameter
+/// \p KernelParam (`kernel<<<params.block_nums, params.block_dims>>>(
+/// std::forward<Args>(args)...)`), or nullptr.
+const CUDAKernelCallExpr *launchOfParameter(const Stmt *S,
+                                            const ParmVarDecl *KernelParam,
+                                            const FunctionDecl *Wrapper) {
+  if (!S)
+    return nullptr;
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S))
+    if (forwardedParameter(Launch->getCallee(), Wrapper) == KernelParam)
+      return Launch;
+  for (const Stmt *Child : S->children())
+    if (const CUDAKernelCallExpr *Found =
+            launchOfParameter(Child, KernelParam, Wrapper))
+      return Found;
+  return nullptr;
+}
+
+/// \p E, an expression of \p Wrapper's launch, as the caller \p Call
+/// spells it: a parameter becomes the caller's argument, and a member of a
+/// parameter (`params.block_dims`) the argument its class's constructor
+/// stored in that member, when the caller's argument is a local built by
+/// that constructor (`launch_params(num_blocks, block_size, 0, stream)`).
+const Expr *asCallerSpells(const Expr *E, const FunctionDecl *Wrapper,
+                           const CallExpr *Call, ASTContext &Ctx) {
+  E = stripTemporaries(E);
+  // A dim3 passed by value to cudaConfigureCall is a copy of the operand.
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getNumArgs() == 1 &&
+      Copy->getConstructor()->isCopyOrMoveConstructor())
+    E = stripTemporaries(Copy->getArg(0));
+  if (const ParmVarDecl *Param = forwardedParameter(E, Wrapper))
+    return Param->getFunctionScopeIndex() < Call->getNumArgs()
+               ? Call->getArg(Param->getFunctionScopeIndex())
+               : nullptr;
+  const auto *Member = dyn_cast<MemberExpr>(E);
+  if (!Member)
+    return nullptr;
+  const ParmVarDecl *Param = forwardedParameter(Member->getBase(), Wrapper);
+  const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+  if (!Param || !Field || Param->getFunctionScopeIndex() >= Call->getNumArgs())
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(
+      stripTemporaries(Call->getArg(Param->getFunctionScopeIndex())));
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const Expr *Init = Var ? singleValue(Var, Ctx) : nullptr;
+  const auto *Construct =
+      Init ? dyn_cast<CXXConstructExpr>(stripTemporaries(Init)) : nullptr;
+  if (!Construct)
+    return nullptr;
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  if (!Ctor)
+    return nullptr;
+  if (const FunctionDecl *Definition = Ctor->getDefinition())
+    Ctor = cast<CXXConstructorDecl>(Definition);
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    if (Init->getMember() != Field)
+      continue;
+    const Expr *Value = stripTemporaries(Init->getInit());
+    if (const auto *Copy = dyn_cast<CXXConstructExpr>(Value);
+        Copy && Copy->getNumArgs() == 1)
+      Value = stripTemporaries(Copy->getArg(0));
+    const auto *From = dyn_cast<DeclRefExpr>(Value);
+    const auto *CtorParam =
+        From ? dyn_cast<ParmVarDecl>(From->getDecl()) : nullptr;
+    if (!CtorParam || CtorParam->getFunctionScopeIndex() >=
+                          Construct->getNumArgs())
+      return nullptr;
+    return Construct->getArg(CtorParam->getFunctionScopeIndex());
+  }
+  return nullptr;
+}
+
 /// Every launch site and every kernel definition of the user's code (system
 /// headers are skipped: they define no kernels a project launches).
 class LaunchScanner : public RecursiveASTVisitor<LaunchScanner> {
@@ -504,7 +599,11 @@ public:
     if (Current && Current->isDependentContext())
       return true;
     std::optional<KernelLaunch> Launch = asKernelLaunch(Call, Ctx);
-    if (!Launch || !Launch->Kernel)
+    if (!Launch) {
+      recordWrapperLaunch(Call);
+      return true;
+    }
+    if (!Launch->Kernel)
       return true;
     const Expr *Block = blockArgument(*Launch);
     bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
@@ -530,6 +629,49 @@ public:
     if (!Inserted)
       It->second = It->second && Aligned;
     return true;
+  }
+
+  /// A call that hands a kernel to a function which launches it with
+  /// `<<<>>>` (ggml's `ggml_cuda_kernel_launch(kernel, params, args...)`):
+  /// the block and the arguments of that launch, as this call spells them.
+  void recordWrapperLaunch(const CallExpr *Call) {
+    const FunctionDecl *Wrapper = Call->getDirectCallee();
+    if (!Wrapper || isa<CXXMethodDecl>(Wrapper) || !Wrapper->getBody() ||
+        Wrapper->isDependentContext())
+      return;
+    for (unsigned J = 0; J < Call->getNumArgs() && J < Wrapper->getNumParams();
+         ++J) {
+      const FunctionDecl *Kernel = resolveFunction(Call->getArg(J), Ctx);
+      if (!Kernel || !Kernel->hasAttr<CUDAGlobalAttr>())
+        continue;
+      const CUDAKernelCallExpr *Inner = launchOfParameter(
+          Wrapper->getBody(), Wrapper->getParamDecl(J), Wrapper);
+      if (!Inner)
+        return;
+      const CallExpr *Config = Inner->getConfig();
+      const Expr *Block =
+          Config && Config->getNumArgs() >= 2
+              ? asCallerSpells(Config->getArg(1), Wrapper, Call, Ctx)
+              : nullptr;
+      bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
+      const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
+      auto [It, Inserted] = Launches.try_emplace(Canonical, Aligned);
+      if (!Inserted)
+        It->second = It->second && Aligned;
+      auto [Factors, First] = ArgumentFactors.try_emplace(Canonical);
+      if (First)
+        Factors->second.assign(Kernel->getNumParams(), MaxFactor);
+      for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
+        const Expr *Arg = I < Inner->getNumArgs()
+                              ? asCallerSpells(Inner->getArg(I), Wrapper, Call,
+                                               Ctx)
+                              : nullptr;
+        Factors->second[I] = std::min(
+            Factors->second[I],
+            Arg ? launchArgumentFactor(Arg, Current, Call, Ctx) : 1);
+      }
+      return;
+    }
   }
 
   ASTContext &Ctx;

@@ -242,3 +242,45 @@ void later(int q) {
 
 } // namespace
 } // namespace clang::tidy::cuda::analysis
+
+namespace clang::tidy::cuda::analysis {
+namespace {
+
+TEST(LaunchShape, LaunchesThroughAWrapperThatTakesTheKernel) {
+  ParsedCuda P(R"cu(
+#include <utility>
+struct Params {
+  dim3 blocks; dim3 threads;
+  Params(const dim3 &b, const dim3 &t) : blocks(b), threads(t) {}
+};
+template <typename K, typename... Args>
+void launch(K kernel, const Params &p, Args &&...args) {
+  kernel<<<p.blocks, p.threads>>>(std::forward<Args>(args)...);
+}
+template <typename K, typename... Args>
+void direct(K kernel, dim3 threads, Args... args) {
+  kernel<<<1, threads>>>(args...);
+}
+__global__ void viaStruct(int n, int m) {}
+__global__ void viaParameter(int n) {}
+__global__ void oddBlock(int n) {}
+void host(int n) {
+  const Params aligned(dim3(n), dim3(128, 2));
+  launch(viaStruct, aligned, 64, n);
+  direct(viaParameter, dim3(32, 4), 96);
+  const Params odd(dim3(n), dim3(48));
+  launch(oddBlock, odd, n);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("viaStruct")));
+  EXPECT_EQ(Shapes.argumentFactor(P.function("viaStruct"), 0), 64u);
+  EXPECT_EQ(Shapes.argumentFactor(P.function("viaStruct"), 1), 1u);
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("viaParameter")));
+  EXPECT_EQ(Shapes.argumentFactor(P.function("viaParameter"), 0), 32u);
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("oddBlock")));
+}
+
+} // namespace
+} // namespace clang::tidy::cuda::analysis
