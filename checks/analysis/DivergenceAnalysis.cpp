@@ -150,8 +150,17 @@ public:
       return true;
     if (Var->hasLocalStorage())
       Locals.push_back(Var);
-    if (Var->getType()->isReferenceType() && Var->getInit())
-      escape(rootVariable(Var->getInit(), nullptr));
+    if (Var->getType()->isReferenceType() && Var->getInit()) {
+      const VarDecl *Root = rootVariable(Var->getInit(), nullptr);
+      // `const int64_t &i00 = i0;` with i0 const (ggml's quantize names
+      // indices this way): a read-only alias of a value that never changes,
+      // so reading i00 reads i0's one value.
+      bool ReadOnlyAliasOfConstant =
+          Root && Root->getType().isConstQualified() &&
+          Var->getType()->getPointeeType().isConstQualified();
+      if (!ReadOnlyAliasOfConstant)
+        escape(Root);
+    }
     return true;
   }
 

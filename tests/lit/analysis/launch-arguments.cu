@@ -78,11 +78,14 @@ void launchKernel(Kernel kernel, const LaunchParams &params, Args &&...args) {
   kernel<<<params.blocks, params.threads>>>(std::forward<Args>(args)...);
 }
 
+// `const long &i00 = i0;` aliases a constant: reading it reads i0, and it
+// does not make i0 an escaped variable of unknown value.
 __global__ void wrappedRows(float *out, const float *in, long ne0) {
   const long i0 = (long)blockDim.x * blockIdx.x + threadIdx.x;
   if (i0 >= ne0)
     return;
-  out[i0] = __shfl_xor_sync(0xffffffff, in[i0], 1);
+  const long &i00 = i0;
+  out[i00] = __shfl_xor_sync(0xffffffff, in[i00], 1);
 }
 
 __global__ void wrappedAnySize(float *out, const float *in, long n) {
