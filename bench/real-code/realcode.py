@@ -322,16 +322,33 @@ def tree_paths(root):
 # Running cuda-tidy
 
 def private_binary(src, corpora):
-    """Copy the binary (it may be rebuilt while we run) to a private path."""
+    """Copy the binary (it may be rebuilt while we run) to a private path,
+    with the share/cuda-tidy folder it reads beside it (the
+    nvcc-compatibility header, docs/nvcc-compat.md)."""
+    h = hashlib.sha256()
     with open(src, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
-    bindir = os.path.join(corpora, ".bin")
-    os.makedirs(bindir, exist_ok=True)
-    dst = os.path.join(bindir, "cuda-tidy-" + digest)
+        h.update(f.read())
+    share = os.path.join(os.path.dirname(os.path.abspath(src)), "..", "share",
+                         "cuda-tidy")
+    shared = sorted(os.listdir(share)) if os.path.isdir(share) else []
+    for name in shared:
+        with open(os.path.join(share, name), "rb") as f:
+            h.update(name.encode() + b"\0" + f.read())
+    digest = h.hexdigest()[:16]
+    root = os.path.join(corpora, ".bin", digest)
+    dst = os.path.join(root, "bin", "cuda-tidy")
     if not os.path.exists(dst):
-        tmp = dst + ".tmp"
-        shutil.copy2(src, tmp)
-        os.rename(tmp, dst)
+        tmp = root + ".tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(os.path.join(tmp, "bin"))
+        shutil.copy2(src, os.path.join(tmp, "bin", "cuda-tidy"))
+        if shared:
+            os.makedirs(os.path.join(tmp, "share", "cuda-tidy"))
+            for name in shared:
+                shutil.copy2(os.path.join(share, name),
+                             os.path.join(tmp, "share", "cuda-tidy", name))
+        shutil.rmtree(root, ignore_errors=True)
+        os.rename(tmp, root)
     return dst, digest
 
 
