@@ -230,7 +230,7 @@ LookupRecorder::status(const llvm::Twine &Path) {
 
 bool LookupRecorder::exists(const llvm::Twine &Path) {
   // Through status(), which records the answer.
-  return bool(status(Path));
+  return static_cast<bool>(status(Path));
 }
 
 llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
@@ -791,7 +791,8 @@ void PayloadWriter::digest(const Digest &D) {
 }
 
 void PayloadWriter::paths(llvm::ArrayRef<std::string> Paths) {
-  std::vector<llvm::StringRef> Folders, Names;
+  std::vector<llvm::StringRef> Folders;
+  std::vector<llvm::StringRef> Names;
   for (llvm::StringRef P : Paths) {
     Folders.push_back(llvm::sys::path::parent_path(P));
     Names.push_back(llvm::sys::path::filename(P));
@@ -819,8 +820,11 @@ void PayloadWriter::paths(llvm::ArrayRef<std::string> Paths) {
 }
 
 bool PayloadReader::paths(std::vector<std::string> &Paths) {
-  uint32_t NF = 0, NN = 0, NP = 0;
-  std::vector<std::string> Folders, Names;
+  uint32_t NF = 0;
+  uint32_t NN = 0;
+  uint32_t NP = 0;
+  std::vector<std::string> Folders;
+  std::vector<std::string> Names;
   if (!count(NF, 4))
     return false;
   Folders.resize(NF);
@@ -838,7 +842,8 @@ bool PayloadReader::paths(std::vector<std::string> &Paths) {
   Paths.clear();
   Paths.reserve(NP);
   for (uint32_t I = 0; I < NP; ++I) {
-    uint32_t F = 0, N = 0;
+    uint32_t F = 0;
+    uint32_t N = 0;
     if (!u32(F) || !u32(N) || F >= NF || N >= NN)
       return false;
     llvm::SmallString<256> Path(Folders[F]);

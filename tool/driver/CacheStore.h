@@ -133,9 +133,10 @@ public:
   std::vector<std::string> found(llvm::ArrayRef<FileDigest> Known);
 
 private:
-  void note(const llvm::Twine &Path, bool Found);
+  void note(const llvm::Twine &Path, bool WasFound);
   std::mutex Mutex;
-  llvm::StringSet<> Missing, Found;
+  llvm::StringSet<> Missing;
+  llvm::StringSet<> Found;
 };
 
 /// True when every path of \p Missing still names nothing and every path of

@@ -227,7 +227,7 @@ private:
     const char *Start = P;
     bool Ascii = true;
     while (P != E && *P != '"') {
-      const unsigned char C = static_cast<unsigned char>(*P);
+      const auto C = static_cast<unsigned char>(*P);
       if (C < 0x20)
         return false;
       if (C >= 0x80)

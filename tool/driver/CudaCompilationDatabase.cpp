@@ -33,9 +33,7 @@ bool isWritingCc1Option(llvm::StringRef A, bool &TakesNext) {
       return true;
     }
   // -emit-pch, -emit-module, -emit-obj...: another action, with an output.
-  if (A.starts_with("-emit-") || A == "-ftime-trace")
-    return true;
-  return false;
+  return A.starts_with("-emit-") || A == "-ftime-trace";
 }
 
 enum class Writes { No, Output, Other };
@@ -80,7 +78,9 @@ std::vector<std::string> sanitizeCompileArguments(std::vector<std::string> &Args
     const std::string &A = Args[I];
     if (I == 0 || A == "--") {
       if (A == "--") {
-        Out.insert(Out.end(), Args.begin() + I, Args.end());
+        Out.insert(Out.end(),
+                   std::next(Args.begin(), static_cast<std::ptrdiff_t>(I)),
+                   Args.end());
         break;
       }
       Out.push_back(A);

@@ -273,6 +273,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       }
       // Its own copy: the run's list may be gone when a timed-out file
       // returns.
+      // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
       const std::string File = Files[I];
       std::unique_ptr<ClangTidyOptionsProvider> Options = MakeOptions();
       if (Options)

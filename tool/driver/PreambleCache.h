@@ -112,7 +112,8 @@ struct Preamble {
   std::vector<FileDigest> Dependencies;
   /// Every path its build looked up and did not find, and those it found
   /// without reading them (sorted).
-  std::vector<std::string> Missing, Found;
+  std::vector<std::string> Missing;
+  std::vector<std::string> Found;
   /// The PCH, where the compiler finds it (an in-memory file).
   std::string PchPath;
   llvm::StringRef Pch;

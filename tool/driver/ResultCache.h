@@ -51,7 +51,8 @@ struct StoredResult {
   std::vector<FileDigest> Dependencies;
   /// The paths its parse (and its preamble's) looked up and did not find,
   /// and those it found without reading them (folders, `__has_include`).
-  std::vector<std::string> Missing, Found;
+  std::vector<std::string> Missing;
+  std::vector<std::string> Found;
 };
 
 /// Encodes and decodes a result; decode fails on anything malformed.

@@ -158,7 +158,8 @@ struct FileState {
   /// What the compile looked up and did not find (the file system under the
   /// compile records it), and what was found missing so far.
   LookupRecorder *Lookups = nullptr;
-  std::vector<std::string> Missing, Found;
+  std::vector<std::string> Missing;
+  std::vector<std::string> Found;
   std::string IndexDir;
   std::string MainFile; ///< Absolute, as the launch records name it.
   llvm::StringSet<> RecordsBefore;
