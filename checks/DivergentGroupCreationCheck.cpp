@@ -328,6 +328,16 @@ static bool isUniformWithinGroup(const Expr *E, const ValueDecl *Group,
   if (D.uniformityOf(E).isUniformAt(Span))
     return true;
   E = E->IgnoreParens();
+  // A local every assignment of which the group agrees on
+  // (`gt_mask = active.ballot(p)`, twice in cdpAdvancedQuicksort).
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
+      std::optional<llvm::SmallVector<const Expr *, 4>> Values =
+          analysis::assignedValues(Var, D.function());
+      return Values && llvm::all_of(*Values, [&](const Expr *Value) {
+               return isUniformWithinGroup(Value, Group, Span, D, Depth + 8);
+             });
+    }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     std::optional<analysis::GroupOperand> Operand =
         analysis::groupOperandOf(Call);

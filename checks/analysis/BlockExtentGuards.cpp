@@ -12,6 +12,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace clang::tidy::cuda::analysis {
 namespace {
@@ -22,10 +23,9 @@ bool contains(const Stmt *Outer, const Stmt *Inner) {
     return false;
   if (Outer == Inner)
     return true;
-  for (const Stmt *Child : Outer->children())
-    if (contains(Child, Inner))
-      return true;
-  return false;
+  return llvm::any_of(Outer->children(), [&](const Stmt *Child) {
+    return contains(Child, Inner);
+  });
 }
 
 /// threadIdx.D read directly, or through a local initialised to it that is

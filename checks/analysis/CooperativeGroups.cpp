@@ -237,4 +237,68 @@ bool isDecidedByPartitionKey(const Expr *Condition, const Expr *Key,
          readsOnlyUnchangedVariables(Key, Function);
 }
 
+std::optional<llvm::SmallVector<const Expr *, 4>>
+assignedValues(const VarDecl *Var, const FunctionDecl *Function) {
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) || !Function ||
+      !Function->getBody())
+    return std::nullopt;
+  llvm::SmallVector<const Expr *, 4> Values;
+  if (const Expr *Init = Var->getInit())
+    Values.push_back(Init);
+  auto IsVar = [&](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == Var;
+  };
+  llvm::SmallVector<const Stmt *, 32> Work = {Function->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
+      if (Binary->isAssignmentOp() && IsVar(Binary->getLHS())) {
+        if (Binary->getOpcode() != BO_Assign)
+          return std::nullopt;
+        Values.push_back(Binary->getRHS());
+      }
+    } else if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
+      if ((Unary->isIncrementDecrementOp() ||
+           Unary->getOpcode() == UO_AddrOf) &&
+          IsVar(Unary->getSubExpr()))
+        return std::nullopt;
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+      if (Op->isAssignmentOp() && Op->getNumArgs() > 0 && IsVar(Op->getArg(0)))
+        return std::nullopt;
+    } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const clang::Decl *D : DS->decls())
+        if (const auto *Ref = dyn_cast<VarDecl>(D);
+            Ref && Ref != Var && Ref->getType()->isReferenceType() &&
+            !Ref->getType()->getPointeeType().isConstQualified() &&
+            Ref->getInit() && IsVar(Ref->getInit()))
+          return std::nullopt;
+    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+        if (IsVar(Member->getImplicitObjectArgument()) &&
+            (!Member->getMethodDecl() || !Member->getMethodDecl()->isConst()))
+          return std::nullopt;
+      // Passed to a non-const reference parameter: the callee may change it.
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+        if (!IsVar(Call->getArg(I)))
+          continue;
+        if (!Callee || I >= Callee->getNumParams())
+          return std::nullopt;
+        QualType Param = Callee->getParamDecl(I)->getType();
+        if (Param->isReferenceType() &&
+            !Param->getPointeeType().isConstQualified())
+          return std::nullopt;
+      }
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  if (Values.empty())
+    return std::nullopt;
+  return Values;
+}
+
 } // namespace clang::tidy::cuda::analysis

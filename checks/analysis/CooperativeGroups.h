@@ -13,6 +13,7 @@
 
 #include "clang/AST/Type.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 
 namespace clang {
@@ -74,6 +75,13 @@ const Expr *partitionKey(const CallExpr *MadeBy);
 bool isDecidedByPartitionKey(const Expr *Condition, const Expr *Key,
                              const FunctionDecl *Function, ASTContext &Context,
                              llvm::function_ref<bool(const Expr *)> IsUniform);
+
+/// Every value local \p Var of \p Function is given: its initializer and
+/// the right side of each plain `=` to it. nullopt when anything else can
+/// change it: a compound assignment, ++/--, its address taken, a non-const
+/// reference bound to it, or no initializer and no assignment.
+std::optional<llvm::SmallVector<const Expr *, 4>>
+assignedValues(const VarDecl *Var, const FunctionDecl *Function);
 
 } // namespace clang::tidy::cuda::analysis
 

@@ -1553,7 +1553,7 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
   }
   case BO_Shl:
     if (RConst && RConst->isNonNegative()) {
-      unsigned K = static_cast<unsigned>(RConst->getZExtValue());
+      auto K = static_cast<unsigned>(RConst->getZExtValue());
       Result.setKnownAlignLog2(L.knownAlignLog2() + K);
       if (L.isScaledLaneLinear() && K < 32)
         Result.setScaledLaneLinear(L.laneOffsetLevel(),

@@ -67,9 +67,9 @@ TEST(NvccCompat, AddsIncludeFirstAndFolderLastForCudaOnly) {
                                    "--", "a.cu"};
   addNvccCompat(Args, "a.cu", "/p/cuda_tidy_nvcc_compat.h", "/gcc/include");
   EXPECT_EQ(Args, (std::vector<std::string>{
-                      "clang++", "-include", "/p/cuda_tidy_nvcc_compat.h",
-                      "-Iinc", "-include", "mine.h", "-idirafter",
-                      "/gcc/include", "--", "a.cu"}));
+                      "clang++", "-isystem", "/p", "-include",
+                      "cuda_tidy_nvcc_compat.h", "-Iinc", "-include", "mine.h",
+                      "-idirafter", "/gcc/include", "--", "a.cu"}));
   // Asked again (a command adjusted twice, or the user's own -include of
   // the header): not added twice.
   std::vector<std::string> Twice = {"clang++", "-include",

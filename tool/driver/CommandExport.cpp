@@ -54,13 +54,13 @@ exportCompileCommands(const tooling::CompilationDatabase &Commands,
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();
-      llvm::sys::fs::remove(Temporary);
+      (void)llvm::sys::fs::remove(Temporary);
       return llvm::createStringError(EC, "cannot write '%s': %s",
                                      Target.c_str(), EC.message().c_str());
     }
   }
   if (std::error_code EC = llvm::sys::fs::rename(Temporary, Target)) {
-    llvm::sys::fs::remove(Temporary);
+    (void)llvm::sys::fs::remove(Temporary);
     return llvm::createStringError(EC, "cannot write '%s': %s",
                                    Target.c_str(), EC.message().c_str());
   }

@@ -17,11 +17,13 @@ static bool isFile(const llvm::Twine &Path) {
 
 /// "12" < "13" < "13.2": GCC's folders are named by version.
 static bool olderVersion(llvm::StringRef A, llvm::StringRef B) {
-  llvm::SmallVector<llvm::StringRef, 3> PartsA, PartsB;
+  llvm::SmallVector<llvm::StringRef, 3> PartsA;
+  llvm::SmallVector<llvm::StringRef, 3> PartsB;
   A.split(PartsA, '.');
   B.split(PartsB, '.');
   for (size_t I = 0; I < std::max(PartsA.size(), PartsB.size()); ++I) {
-    unsigned NumA = 0, NumB = 0;
+    unsigned NumA = 0;
+    unsigned NumB = 0;
     if (I < PartsA.size())
       PartsA[I].getAsInteger(10, NumA);
     if (I < PartsB.size())
@@ -50,7 +52,8 @@ NvccCompat findNvccCompat(llvm::StringRef Executable,
 
   if (!ResourceDir.empty() && isFile(ResourceDir + "/include/omp.h"))
     return Found;
-  std::string Newest, NewestVersion;
+  std::string Newest;
+  std::string NewestVersion;
   for (const std::string &Root : GccRoots) {
     std::error_code EC;
     for (llvm::sys::fs::directory_iterator It(Root, EC), End; !EC && It != End;
@@ -82,8 +85,13 @@ void addNvccCompat(std::vector<std::string> &Args, llvm::StringRef File,
         return llvm::StringRef(A).ends_with(NvccCompatHeaderName);
       }))
     // Right after the driver: before the user's own -include files, as
-    // nvcc's headers come before them.
-    Args.insert(Args.begin() + 1, {"-include", Header.str()});
+    // nvcc's headers come before them. Named through a system folder (an
+    // -include is looked up like #include "..."), so that it is a system
+    // header like the toolkit's: nothing in it is reported, and the
+    // preamble cache, which holds system headers only, can take it in.
+    Args.insert(Args.begin() + 1,
+                {"-isystem", llvm::sys::path::parent_path(Header).str(),
+                 "-include", NvccCompatHeaderName.str()});
 }
 
 } // namespace clang::tidy::cuda::driver
