@@ -242,7 +242,8 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         Settings.FileDone(I, llvm::ArrayRef(Result.Errors).drop_front(First),
                           Failed[I] != 0);
       else if (Failed[I])
-        llvm::errs() << "Error while processing " << Files[I] << ".\n";
+        // One write: a line other threads cannot split.
+        llvm::errs() << ("Error while processing " + Files[I] + ".\n");
     }
   };
 

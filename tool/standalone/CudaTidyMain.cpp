@@ -878,7 +878,9 @@ int main(int Argc, const char **Argv) {
           << "'; analyzed with " << *From << "\n";
     Admit(New);
     if (Failed)
-      llvm::errs() << "Error while processing " << Analyzed[I] << ".\n";
+      // One write: a line other threads (a worker's clang diagnostics, the
+      // time limit's watchdog) cannot split.
+      llvm::errs() << ("Error while processing " + Analyzed[I] + ".\n");
     llvm::errs().flush();
   };
   if (FileTimeLimit < 0) {
