@@ -39,31 +39,17 @@ exportCompileCommands(const tooling::CompilationDatabase &Commands,
 
   llvm::SmallString<256> Target(Dir);
   llvm::sys::path::append(Target, "compile_commands.json");
-  llvm::SmallString<256> Temporary(Dir);
-  llvm::sys::path::append(Temporary, "compile_commands.json.tmp-%%%%%%%%");
-  int FD = -1;
-  if (std::error_code EC =
-          llvm::sys::fs::createUniqueFile(Temporary, FD, Temporary))
-    return llvm::createStringError(EC, "cannot write in '%s': %s",
-                                   Dir.str().c_str(), EC.message().c_str());
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Entries)))
-       << "\n";
-    OS.close();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      (void)llvm::sys::fs::remove(Temporary);
-      return llvm::createStringError(EC, "cannot write '%s': %s",
-                                     Target.c_str(), EC.message().c_str());
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temporary, Target)) {
-    (void)llvm::sys::fs::remove(Temporary);
-    return llvm::createStringError(EC, "cannot write '%s': %s",
-                                   Target.c_str(), EC.message().c_str());
-  }
+  // LLVM's own temporary-file-and-rename writer.
+  if (llvm::Error Written =
+          llvm::writeToOutput(Target, [&](llvm::raw_ostream &OS) {
+            OS << llvm::formatv("{0:2}",
+                                llvm::json::Value(std::move(Entries)))
+               << "\n";
+            return llvm::Error::success();
+          }))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "cannot write '%s': %s",
+        Target.c_str(), llvm::toString(std::move(Written)).c_str());
   return Count;
 }
 

@@ -26,7 +26,8 @@ namespace clang::tidy::cuda::driver {
 /// Writes the commands \p Commands gives for each of \p Files (each file
 /// once, in order) to \p Dir/compile_commands.json, through a temporary file
 /// renamed into place, so a reader never sees half a database. \p Dir is
-/// created if missing. Returns the number of commands written.
+/// created if missing (llvm::writeToOutput). Returns the number of commands
+/// written.
 llvm::Expected<size_t>
 exportCompileCommands(const tooling::CompilationDatabase &Commands,
                       llvm::ArrayRef<std::string> Files, llvm::StringRef Dir);
