@@ -1422,8 +1422,16 @@ Uniformity FunctionDivergence::Impl::evaluateBinary(const BinaryOperator *B) {
 /// alignment of the offset, as setLaneLinear() takes them. (Added for the
 /// warp-scope checks: cuda-full-warp-mask, cuda-divergent-group-creation,
 /// tile collectives in cuda-divergent-barrier.)
+///
+/// A grid_group's thread_rank() is the block's rank times the block size
+/// plus the thread's rank in the block: lane-linear with a block-uniform
+/// offset, which is a multiple of 32 when the block size is, that is when
+/// the TU shows blocks whole warps wide (\p RowsWarpAligned). So a
+/// grid-stride loop `for (i = grid.thread_rank(); i < n; i += grid.size())`
+/// has one trip count per warp when n is a multiple of 32 (cuda-samples
+/// binaryPartitionCG).
 static std::optional<std::pair<Level, unsigned>>
-rankLaneLinearity(const CallExpr *Call) {
+rankLaneLinearity(const CallExpr *Call, bool RowsWarpAligned) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || !FD->getIdentifier() || FD->getName() != "thread_rank")
     return std::nullopt;
@@ -1432,10 +1440,34 @@ rankLaneLinearity(const CallExpr *Call) {
     return std::nullopt;
   if (Group->Kind == GroupKind::ThreadBlock)
     return std::make_pair(Level::grid(), 63u);
+  if (Group->Kind == GroupKind::GridGroup && RowsWarpAligned)
+    return std::make_pair(Level::block(), 5u);
   if (Group->Kind == GroupKind::Tile && Group->TileSize)
     if (std::optional<Level> Tile = Level::tile(*Group->TileSize))
       return std::make_pair(*Tile, Tile->tileLog2Value());
   return std::nullopt;
+}
+
+/// The known alignment of a group's size: a thread_block's or grid_group's
+/// size() / num_threads() is a multiple of 32 when the TU shows blocks whole
+/// warps wide; a thread_block_tile<N>'s is N. 0 for anything else.
+static unsigned groupSizeAlignLog2(const CallExpr *Call,
+                                   bool RowsWarpAligned) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier() ||
+      (FD->getName() != "size" && FD->getName() != "num_threads"))
+    return 0;
+  std::optional<GroupOperand> Group = groupOperandOf(Call);
+  if (!Group)
+    return 0;
+  if ((Group->Kind == GroupKind::ThreadBlock ||
+       Group->Kind == GroupKind::GridGroup) &&
+      RowsWarpAligned)
+    return 5;
+  if (Group->Kind == GroupKind::Tile && Group->TileSize &&
+      llvm::isPowerOf2_32(*Group->TileSize))
+    return llvm::Log2_32(*Group->TileSize);
+  return 0;
 }
 
 /// A lane-linear index compared with a bound: `tid < C` with C a multiple
@@ -1705,8 +1737,10 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
       case ResultRule::Fixed: {
         Uniformity Fixed = Uniformity::at(Model->FixedLevel,
                                           {Model->Origin, Call});
-        if (auto Lanes = rankLaneLinearity(Call))
+        if (auto Lanes = rankLaneLinearity(Call, RowsWarpAligned))
           Fixed.setLaneLinear(Lanes->first, Lanes->second);
+        else if (unsigned Align = groupSizeAlignLog2(Call, RowsWarpAligned))
+          Fixed.setKnownAlignLog2(Align);
         return Fixed;
       }
       case ResultRule::Atomic:

@@ -71,6 +71,120 @@ const Expr *singleValue(const VarDecl *Var, ASTContext &Ctx) {
 
 uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth);
 
+/// The calls of the runtime's occupancy calculator whose second argument
+/// receives a block size. cuda_runtime.h tries sizes in steps of warpSize
+/// (`granularity = warpSize`), starting at the block-size limit (argument 4,
+/// 0 by default, meaning the device's or the kernel's maximum).
+bool isOccupancyBlockSizeCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return false;
+  llvm::StringRef Name = Callee->getName();
+  return Name == "cudaOccupancyMaxPotentialBlockSize" ||
+         Name == "cudaOccupancyMaxPotentialBlockSizeVariableSMem" ||
+         Name == "cudaOccupancyMaxPotentialBlockSizeWithFlags" ||
+         Name == "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags";
+}
+
+/// The first size such a call tries is the smallest of its limit, the
+/// kernel's __launch_bounds__ maximum and the device's (1024); every later
+/// one is a multiple of 32. So the result is a multiple of 32 when the limit
+/// is 0 or a multiple of 32 and so is the kernel's bound, if it has one.
+bool occupancyStepsInWarps(const CallExpr *Call, ASTContext &Ctx) {
+  if (Call->getNumArgs() < 3)
+    return false;
+  if (Call->getNumArgs() > 4) {
+    Expr::EvalResult Limit;
+    const Expr *LimitArg = Call->getArg(4);
+    if (LimitArg->isValueDependent() || !LimitArg->EvaluateAsInt(Limit, Ctx) ||
+        Limit.Val.getInt().getExtValue() % 32 != 0)
+      return false;
+  }
+  const Expr *KernelArg = Call->getArg(2)->IgnoreParenImpCasts();
+  if (const auto *AddrOf = dyn_cast<UnaryOperator>(KernelArg);
+      AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+    KernelArg = AddrOf->getSubExpr()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(KernelArg);
+  const auto *Kernel = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+  if (!Kernel)
+    return false;
+  if (const auto *Bounds = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
+    Expr::EvalResult Max;
+    const Expr *MaxThreads = Bounds->getMaxThreads();
+    if (!MaxThreads || MaxThreads->isValueDependent() ||
+        !MaxThreads->EvaluateAsInt(Max, Ctx) ||
+        Max.Val.getInt().getExtValue() % 32 != 0)
+      return false;
+  }
+  return true;
+}
+
+/// A local whose only writes are its initializer and the block-size output
+/// of occupancy calls that step in warps (`int threads = 0;
+/// cudaOccupancyMaxPotentialBlockSize(&blocks, &threads, kernel, 0, 0);`):
+/// 32, or its initializer's factor if smaller. 1 when anything else writes
+/// it, takes its address or binds a reference to it.
+uint64_t occupancyOutputFactor(const VarDecl *Var, ASTContext &Ctx,
+                               unsigned Depth) {
+  if (!Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      !Var->getType()->isIntegerType())
+    return 1;
+  const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
+  if (!Function || !Function->getBody())
+    return 1;
+  struct UseScan : RecursiveASTVisitor<UseScan> {
+    const VarDecl *Var;
+    ASTContext &Ctx;
+    bool Written = false;
+    bool Other = false;
+    UseScan(const VarDecl *Var, ASTContext &Ctx) : Var(Var), Ctx(Ctx) {}
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      if (Ref->getDecl() != Var)
+        return true;
+      DynTypedNodeList Parents = Ctx.getParents(*Ref);
+      if (Parents.size() != 1) {
+        Other = true;
+        return true;
+      }
+      if (const auto *Cast = Parents[0].get<ImplicitCastExpr>();
+          Cast && Cast->getCastKind() == CK_LValueToRValue)
+        return true;
+      const auto *AddrOf = Parents[0].get<UnaryOperator>();
+      if (AddrOf && AddrOf->getOpcode() == UO_AddrOf) {
+        // Up through the casts of an argument to the call that takes it.
+        const Expr *Argument = AddrOf;
+        const CallExpr *Call = nullptr;
+        while (true) {
+          DynTypedNodeList Outer = Ctx.getParents(*Argument);
+          if (Outer.size() != 1)
+            break;
+          if ((Call = Outer[0].get<CallExpr>()))
+            break;
+          const auto *Up = Outer[0].get<Expr>();
+          if (!Up || !(isa<ImplicitCastExpr>(Up) || isa<ParenExpr>(Up)))
+            break;
+          Argument = Up;
+        }
+        if (Call && isOccupancyBlockSizeCall(Call) && Call->getNumArgs() > 1 &&
+            Call->getArg(1)->IgnoreParenImpCasts() == AddrOf &&
+            occupancyStepsInWarps(Call, Ctx)) {
+          Written = true;
+          return true;
+        }
+      }
+      Other = true;
+      return true;
+    }
+  } Scan(Var, Ctx);
+  Scan.TraverseStmt(Function->getBody());
+  if (!Scan.Written || Scan.Other)
+    return 1;
+  uint64_t Initial = Var->getInit()
+                         ? integerFactor(Var->getInit(), Ctx, Depth + 1)
+                         : MaxFactor;
+  return std::min<uint64_t>(Initial, 32);
+}
+
 uint64_t dim3Factor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
   if (Depth > MaxDepth)
     return 1;
@@ -158,6 +272,20 @@ uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
     case BO_Add:
     case BO_Sub:
       return std::min(L, integerFactor(Binary->getRHS(), Ctx, Depth + 1));
+    case BO_Div: {
+      // An exact division by a power of two: a multiple of 2^(a + k) over
+      // 2^k is a multiple of 2^a (llm.c's `block_size / WARP_SIZE` with
+      // block_size 768 or 1024 is a multiple of 8).
+      Expr::EvalResult Divisor;
+      if (!Binary->getRHS()->EvaluateAsInt(Divisor, Ctx) ||
+          !Divisor.Val.getInt().isStrictlyPositive() ||
+          Divisor.Val.getInt().getActiveBits() > 32)
+        return 1;
+      uint64_t D = Divisor.Val.getInt().getZExtValue();
+      if (!llvm::isPowerOf2_64(D) || L < D)
+        return 1;
+      return L / D;
+    }
     default:
       return 1;
     }
@@ -166,9 +294,11 @@ uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
     return std::min(integerFactor(Conditional->getTrueExpr(), Ctx, Depth + 1),
                     integerFactor(Conditional->getFalseExpr(), Ctx, Depth + 1));
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
       if (const Expr *Init = singleValue(Var, Ctx))
         return integerFactor(Init, Ctx, Depth + 1);
+      return occupancyOutputFactor(Var, Ctx, Depth);
+    }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
     if (Construct->getNumArgs() == 1)
       return integerFactor(Construct->getArg(0), Ctx, Depth + 1);

@@ -149,6 +149,70 @@ void host(int n) {
   EXPECT_EQ(Factors[5], uint64_t(1) << 31);
 }
 
+// An exact division by a power of two keeps what is left of the factor
+// (`block_size / WARP_SIZE` with block_size 768 or 1024); the block size the
+// occupancy calculator writes is a multiple of 32 when its limit and the
+// kernel's __launch_bounds__ are, and nothing else writes the variable.
+TEST(LaunchShape, FactorsOfQuotientsAndOccupancyResults) {
+  ParsedCuda P(R"cu(
+template <int N> __host__ __device__ void sink(int);
+__global__ void kernel() {}
+__global__ void __launch_bounds__(96) bounded() {}
+__global__ void __launch_bounds__(100) oddBound() {}
+void host(int n, bool big) {
+  const int blockSize = big ? 1024 : 768;
+  sink<0>(blockSize / 32);
+  sink<1>(blockSize / 512);
+  sink<2>(n / 2);
+  int blocks = 0;
+  int threads = 0;
+  cudaOccupancyMaxPotentialBlockSize(&blocks, &threads, kernel, 0, 0);
+  sink<3>(threads);
+  int defaulted = 0;
+  cudaOccupancyMaxPotentialBlockSize(&blocks, &defaulted, kernel);
+  sink<4>(defaulted);
+  int limited = 0;
+  cudaOccupancyMaxPotentialBlockSize(&blocks, &limited, kernel, 0, 100);
+  sink<5>(limited);
+  int withBounds = 0;
+  cudaOccupancyMaxPotentialBlockSize(&blocks, &withBounds, bounded, 0, 0);
+  sink<6>(withBounds);
+  int withOddBound = 0;
+  cudaOccupancyMaxPotentialBlockSize(&blocks, &withOddBound, oddBound, 0, 0);
+  sink<7>(withOddBound);
+  int changed = 0;
+  cudaOccupancyMaxPotentialBlockSize(&blocks, &changed, kernel, 0, 0);
+  changed /= 3;
+  sink<8>(changed);
+  int escaped = 0;
+  cudaOccupancyMaxPotentialBlockSize(&blocks, &escaped, kernel, 0, 0);
+  int *alias = &escaped;
+  sink<9>(escaped);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  auto Calls = match(
+      callExpr(callee(functionDecl(hasName("sink")))).bind("c"), P.context());
+  std::map<int, uint64_t> Factors;
+  for (const auto &Node : Calls) {
+    const auto *Call = Node.getNodeAs<CallExpr>("c");
+    const auto *Callee = Call->getDirectCallee();
+    int Which = Callee->getTemplateSpecializationArgs()->get(0).getAsIntegral()
+                    .getExtValue();
+    Factors[Which] = knownFactorOfBlockX(Call->getArg(0), P.context());
+  }
+  EXPECT_EQ(Factors[0], 8u);
+  EXPECT_EQ(Factors[1], 1u);
+  EXPECT_EQ(Factors[2], 1u);
+  EXPECT_EQ(Factors[3], 32u);
+  EXPECT_EQ(Factors[4], 32u);
+  EXPECT_EQ(Factors[5], 1u);
+  EXPECT_EQ(Factors[6], 32u);
+  EXPECT_EQ(Factors[7], 1u);
+  EXPECT_EQ(Factors[8], 1u);
+  EXPECT_EQ(Factors[9], 1u);
+}
+
 TEST(LaunchShape, LaunchedShapeMakesThreadIdxYWarpUniform) {
   ParsedCuda P(R"cu(
 __device__ void probe(unsigned);
