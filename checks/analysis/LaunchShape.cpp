@@ -158,7 +158,8 @@ uint64_t occupancyOutputFactor(const VarDecl *Var, ASTContext &Ctx,
           DynTypedNodeList Outer = Ctx.getParents(*Argument);
           if (Outer.size() != 1)
             break;
-          if ((Call = Outer[0].get<CallExpr>()))
+          Call = Outer[0].get<CallExpr>();
+          if (Call)
             break;
           const auto *Up = Outer[0].get<Expr>();
           if (!Up || !(isa<ImplicitCastExpr>(Up) || isa<ParenExpr>(Up)))
