@@ -169,6 +169,7 @@ GridSyncLaunchCheck::GridSyncLaunchCheck(StringRef Name,
                                          ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       ProjectIndexDir(Options.get(analysis::ProjectIndexDirOption, "")),
+      IndexTrusted(analysis::isTrustedIndexFolder(ProjectIndexDir)),
       Files(std::make_shared<PreprocessedFiles>()) {}
 
 GridSyncLaunchCheck::~GridSyncLaunchCheck() = default;
@@ -271,7 +272,7 @@ void GridSyncLaunchCheck::checkLaunch(const CallExpr *Call,
   const FunctionDecl *Definition = Kernel->getDefinition();
   if (!Definition) {
     // Defined in another file: the driver decides, from the index.
-    if (ProjectIndexDir.empty() || !Kernel->isExternallyVisible())
+    if (!IndexTrusted || !Kernel->isExternallyVisible())
       return;
     SourceLocation FileLoc = SM.getFileLoc(Where);
     if (!IndexedLaunches
@@ -352,6 +353,13 @@ void GridSyncLaunchCheck::reportRemovedNames() {
 void GridSyncLaunchCheck::writeIndexRecord() {
   if (ProjectIndexDir.empty() || !Context)
     return;
+  if (!IndexTrusted) {
+    // From a repository's .clang-tidy, say: not a folder to write into.
+    configurationDiag("%0.%1 ignored: %2")
+        << analysis::GridSyncLaunchCheckName << analysis::ProjectIndexDirOption
+        << llvm::toString(analysis::untrustedFolderError(ProjectIndexDir));
+    return;
+  }
   const SourceManager &SM = Context->getSourceManager();
   llvm::DenseSet<const FunctionDecl *> Done;
   for (const FunctionDecl *Kernel : DefinedKernels) {

@@ -6,7 +6,8 @@
 // launches, cooperative launches whose grid is sized by the data rather than
 // by an occupancy query, and the multi-device cooperative API CUDA 13
 // removed. With ProjectIndexDir set (the standalone cuda-tidy does), it also
-// records what another file needs to know (analysis/LaunchIndex.h).
+// records what another file needs to know (analysis/LaunchIndex.h), in that
+// folder only when it is trusted (the run's own, or CUDA_TIDY_INDEX_DIR's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,9 @@ private:
   const analysis::GridSyncReachability &reachability();
 
   const std::string ProjectIndexDir;
+  /// ProjectIndexDir names a folder records may go to
+  /// (analysis::isTrustedIndexFolder); an untrusted one is ignored.
+  const bool IndexTrusted;
 
   ASTContext *Context = nullptr;
   std::unique_ptr<analysis::GridSyncReachability> Reachability;

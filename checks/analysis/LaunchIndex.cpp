@@ -4,14 +4,67 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+#include <mutex>
 
 namespace clang::tidy::cuda::analysis {
 
 namespace json = llvm::json;
+
+namespace {
+
+/// \p Dir made absolute, without `.` and `..`, without a trailing slash.
+std::string cleanPath(llvm::StringRef Dir) {
+  llvm::SmallString<256> Path(Dir);
+  (void)llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
+std::mutex TrustedMutex;
+llvm::StringSet<> &trusted() {
+  static llvm::StringSet<> Folders;
+  return Folders;
+}
+
+} // namespace
+
+void trustIndexFolder(llvm::StringRef Dir) {
+  std::scoped_lock Lock(TrustedMutex);
+  trusted().insert(cleanPath(Dir));
+}
+
+void forgetIndexFolder(llvm::StringRef Dir) {
+  std::scoped_lock Lock(TrustedMutex);
+  trusted().erase(cleanPath(Dir));
+}
+
+bool isTrustedIndexFolder(llvm::StringRef Dir) {
+  if (Dir.empty())
+    return false;
+  const std::string Clean = cleanPath(Dir);
+  {
+    std::scoped_lock Lock(TrustedMutex);
+    if (trusted().contains(Clean))
+      return true;
+  }
+  const char *Named = std::getenv(IndexDirEnvironmentVariable.str().c_str());
+  if (!Named || !*Named)
+    return false;
+  const std::string User = cleanPath(Named);
+  if (User == Clean)
+    return true;
+  // The same folder under another spelling (a symlink on the way).
+  llvm::SmallString<256> RealUser;
+  llvm::SmallString<256> RealDir;
+  return !llvm::sys::fs::real_path(User, RealUser) &&
+         !llvm::sys::fs::real_path(Clean, RealDir) && RealUser == RealDir;
+}
 
 static json::Value toJSON(const IndexLocation &L) {
   return json::Object{{"file", L.File},
@@ -89,8 +142,18 @@ bool fromJSON(const json::Value &V, TranslationUnitRecord &R, json::Path P) {
          O.map("launches", R.Launches);
 }
 
+llvm::Error untrustedFolderError(llvm::StringRef Dir) {
+  return llvm::createStringError(
+      std::make_error_code(std::errc::permission_denied),
+      "'" + Dir +
+          "' is neither the folder cuda-tidy made for this run nor the one " +
+          IndexDirEnvironmentVariable + " names; it is not read or written");
+}
+
 llvm::Error writeRecord(llvm::StringRef Dir,
                         const TranslationUnitRecord &Record) {
+  if (!isTrustedIndexFolder(Dir))
+    return untrustedFolderError(Dir);
   // The folder is made by the first record: a run with nothing to record
   // leaves nothing behind, even when it is killed.
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
@@ -127,6 +190,8 @@ llvm::Error writeRecord(llvm::StringRef Dir,
 
 llvm::Expected<std::vector<TranslationUnitRecord>>
 readRecords(llvm::StringRef Dir) {
+  if (!isTrustedIndexFolder(Dir))
+    return untrustedFolderError(Dir);
   std::vector<std::pair<std::string, TranslationUnitRecord>> Read;
   if (!llvm::sys::fs::exists(Dir))
     return std::vector<TranslationUnitRecord>(); // nothing was recorded

@@ -15,6 +15,13 @@
 // Each record is written to a fresh temporary file and renamed into place,
 // so parallel workers need no lock and a reader never sees half a record.
 //
+// The option can come from a repository's .clang-tidy, which must not choose
+// a folder to write into or read records from (issue 16 F22). A folder is
+// used only when it is trusted: the one the standalone cuda-tidy of this
+// process made for its run (trustIndexFolder), or the one the user named in
+// the environment variable CUDA_TIDY_INDEX_DIR. Any other value is ignored
+// with a warning.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHINDEX_H
@@ -33,6 +40,25 @@ inline constexpr llvm::StringLiteral GridSyncLaunchCheckName =
 
 /// The check option that names the record folder.
 inline constexpr llvm::StringLiteral ProjectIndexDirOption = "ProjectIndexDir";
+
+/// The environment variable in which a user names an index folder the
+/// check may write into (for the plugin, where no driver makes one).
+inline constexpr llvm::StringLiteral IndexDirEnvironmentVariable =
+    "CUDA_TIDY_INDEX_DIR";
+
+/// Marks \p Dir, a folder this process made (or will make) for its run, as
+/// one the check and the driver may write records into and read them from.
+void trustIndexFolder(llvm::StringRef Dir);
+/// Undoes trustIndexFolder(\p Dir) (the run's folder is gone).
+void forgetIndexFolder(llvm::StringRef Dir);
+/// Whether \p Dir (a ProjectIndexDir value) names a trusted folder: one
+/// given to trustIndexFolder, or the folder CUDA_TIDY_INDEX_DIR names (the
+/// same path once made absolute and cleaned of `.`/`..`, or the same real
+/// folder).
+bool isTrustedIndexFolder(llvm::StringRef Dir);
+
+/// The error for a ProjectIndexDir that is not trusted.
+llvm::Error untrustedFolderError(llvm::StringRef Dir);
 
 struct IndexLocation {
   std::string File; ///< Absolute path.
@@ -75,12 +101,14 @@ bool fromJSON(const llvm::json::Value &Value, TranslationUnitRecord &Record,
               llvm::json::Path Path);
 
 /// Writes \p Record as a new file in \p Dir, atomically; creates \p Dir if
-/// need be.
+/// need be. An untrusted \p Dir (isTrustedIndexFolder) is an error and is
+/// not touched.
 llvm::Error writeRecord(llvm::StringRef Dir,
                         const TranslationUnitRecord &Record);
 
 /// Every record in \p Dir, ordered by main file (then by content), so the
 /// join does not depend on which worker finished first. No folder: none.
+/// An untrusted \p Dir is an error and is not read.
 llvm::Expected<std::vector<TranslationUnitRecord>>
 readRecords(llvm::StringRef Dir);
 

@@ -376,6 +376,7 @@ TEST(GridSyncLaunchCheck, RemovedMultiDeviceLaunch) {
 TEST(GridSyncLaunchCheck, WritesTheProjectIndexWhenAsked) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("gsl-index", Dir));
+  analysis::trustIndexFolder(Dir); // as the standalone does with its own
   std::string Config =
       "CheckOptions:\n  cuda-grid-sync-launch.ProjectIndexDir: '" +
       std::string(Dir) + "'\n";
@@ -411,6 +412,32 @@ void host(int *p) {
   EXPECT_EQ(R.Launches[0].Form, "<<<...>>>");
   EXPECT_EQ(R.Launches[0].Where.Line, 8u);
   EXPECT_EQ(R.Launches[0].Where.Column, 3u);
+  analysis::forgetIndexFolder(Dir);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(GridSyncLaunchCheck, AnUntrustedProjectIndexIsIgnored) {
+  // A .clang-tidy naming a folder no run made (issue 16 F22): nothing is
+  // written there, and a warning says why.
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("gsl-foreign", Dir));
+  std::string Config =
+      "CheckOptions:\n  cuda-grid-sync-launch.ProjectIndexDir: '" +
+      std::string(Dir) + "'\n";
+  CheckRun Run =
+      run(R"cu(__global__ void needsCoop(int *p) { cg::this_grid().sync(); }
+__global__ void elsewhere(int *p);
+void host(int *p) { elsewhere<<<2, 32>>>(p); }
+)cu",
+          Config);
+  bool Warned = false;
+  for (const Finding &F : Run.Findings)
+    Warned |= F.Message.find("ProjectIndexDir ignored") != std::string::npos;
+  EXPECT_TRUE(Warned) << dump(Run);
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Dir, EC);
+  EXPECT_FALSE(EC);
+  EXPECT_TRUE(It == llvm::sys::fs::directory_iterator()); // still empty
   llvm::sys::fs::remove_directories(Dir);
 }
 

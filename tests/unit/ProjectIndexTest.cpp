@@ -20,8 +20,12 @@ struct ScratchDir {
   llvm::SmallString<128> Path;
   ScratchDir() {
     EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("gsl-test", Path));
+    analysis::trustIndexFolder(Path);
   }
-  ~ScratchDir() { llvm::sys::fs::remove_directories(Path); }
+  ~ScratchDir() {
+    analysis::forgetIndexFolder(Path);
+    llvm::sys::fs::remove_directories(Path);
+  }
   std::string write(llvm::StringRef Name, llvm::StringRef Text) const {
     llvm::SmallString<128> File(Path);
     llvm::sys::path::append(File, Name);
@@ -98,6 +102,40 @@ TEST(ProjectIndex, RecordsRoundTripThroughTheFolder) {
   EXPECT_EQ((*Records)[1].MainFile, "/p/z.cu");
   ASSERT_EQ((*Records)[1].Launches.size(), 1u);
   EXPECT_EQ((*Records)[1].Launches[0].Where.Offset, 7u);
+}
+
+TEST(ProjectIndex, AnUntrustedFolderIsNeitherReadNorWritten) {
+  // A folder no run made and no CUDA_TIDY_INDEX_DIR names (issue 16 F22).
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("gsl-foreign", Path));
+  {
+    ScratchDir Trusted; // a trusted folder elsewhere changes nothing
+    EXPECT_FALSE(analysis::isTrustedIndexFolder(Path));
+  }
+  llvm::SmallString<128> Existing(Path);
+  llvm::sys::path::append(Existing, "tu-planted.json");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Existing, EC);
+    ASSERT_FALSE(EC);
+    OS << "{\"version\": 1, \"main\": \"/p/x.cu\", \"kernels\": [], "
+          "\"launches\": []}";
+  }
+  llvm::Error Written =
+      analysis::writeRecord(Path, kernelUnit("/p/a.cu", "_Z1kPi"));
+  ASSERT_TRUE(static_cast<bool>(Written));
+  EXPECT_NE(llvm::toString(std::move(Written)).find("not read or written"),
+            std::string::npos);
+  auto Records = analysis::readRecords(Path);
+  ASSERT_FALSE(static_cast<bool>(Records));
+  llvm::consumeError(Records.takeError());
+  std::error_code EC;
+  unsigned Entries = 0;
+  for (llvm::sys::fs::directory_iterator It(Path, EC), End; !EC && It != End;
+       It.increment(EC))
+    ++Entries;
+  EXPECT_EQ(Entries, 1u); // only the planted record
+  llvm::sys::fs::remove_directories(Path);
 }
 
 TEST(ProjectIndex, ABrokenRecordIsAnError) {

@@ -204,6 +204,7 @@ ProjectIndex::ProjectIndex() {
     return;
   }
   Dir = std::string(Path);
+  analysis::trustIndexFolder(Dir);
   removeIndexOnSignals(Dir);
 }
 
@@ -211,6 +212,7 @@ ProjectIndex::~ProjectIndex() {
   if (Dir.empty())
     return;
   (void)llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
+  analysis::forgetIndexFolder(Dir);
   keepIndexOnSignals(Dir);
 }
 

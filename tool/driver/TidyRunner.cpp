@@ -249,7 +249,9 @@ public:
           Options.CheckOptions.find((analysis::GridSyncLaunchCheckName + "." +
                                      analysis::ProjectIndexDirOption)
                                         .str());
-      if (Dir != Options.CheckOptions.end() && !Dir->second.Value.empty()) {
+      // Only the run's own folder (F22): never one a .clang-tidy names.
+      if (Dir != Options.CheckOptions.end() &&
+          analysis::isTrustedIndexFolder(Dir->second.Value)) {
         State.IndexDir = Dir->second.Value;
         State.RecordsBefore = recordNames(State.IndexDir);
       }
@@ -414,7 +416,8 @@ void replayRecords(const FileState &State, const StoredResult &Result,
   auto Dir = Options.CheckOptions.find((analysis::GridSyncLaunchCheckName +
                                         "." + analysis::ProjectIndexDirOption)
                                            .str());
-  if (Dir == Options.CheckOptions.end() || Dir->second.Value.empty())
+  if (Dir == Options.CheckOptions.end() ||
+      !analysis::isTrustedIndexFolder(Dir->second.Value))
     return;
   for (const std::string &Text : Result.Records) {
     llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Text);
