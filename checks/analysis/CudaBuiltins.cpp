@@ -111,6 +111,16 @@ ResultModel fixed(Level L, OriginKind Origin = OriginKind::Intrinsic) {
   return M;
 }
 
+ResultModel warpCollective(int ValueArg, int MaskArg) {
+  ResultModel M;
+  M.Rule = ResultRule::WarpCollective;
+  M.FixedLevel = Level::warp();
+  M.ValueArg = ValueArg;
+  M.MaskArg = MaskArg;
+  M.Origin = OriginKind::Intrinsic;
+  return M;
+}
+
 ResultModel shuffle(ResultRule Rule, int ValueArg, int SourceArg,
                     int WidthArg, Level Within) {
   ResultModel M;
@@ -435,7 +445,8 @@ std::optional<ResultModel> knownResultModel(const CallExpr *Call,
         return shuffle(ResultRule::ShuffleRelative, 0, -1, -1, Collective);
       if (Name == "any" || Name == "all" || Name == "ballot" ||
           Name == "match_all")
-        return fixed(Collective);
+        return Collective == Level::warp() ? warpCollective(0, -1)
+                                           : fixed(Collective);
       if (Name == "match_any")
         return fixed(Level::thread());
       if (Name == "sync" || Name == "barrier_arrive" ||
@@ -443,7 +454,10 @@ std::optional<ResultModel> knownResultModel(const CallExpr *Call,
         return fixed(Level::grid());
       return std::nullopt;
     }
-    if (Name == "reduce" || Name == "invoke_one_broadcast")
+    if (Name == "reduce")
+      return Collective == Level::warp() ? warpCollective(1, -1)
+                                         : fixed(Collective);
+    if (Name == "invoke_one_broadcast")
       return fixed(Collective);
     if (Name == "inclusive_scan" || Name == "exclusive_scan" ||
         Name == "thread_rank")
@@ -510,16 +524,17 @@ std::optional<ResultModel> knownResultModel(const CallExpr *Call,
              fixed(Level::thread()))
       .Cases({"__match_any_sync", "__match32_any_sync", "__match64_any_sync"},
              fixed(Level::thread()))
-      .Cases({"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync",
-             "__ballot", "__any", "__all"}, fixed(Level::warp()))
+      .Cases({"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync"},
+             warpCollective(1, 0))
+      .Cases({"__ballot", "__any", "__all"}, fixed(Level::warp()))
       .Cases({"__match_all_sync", "__match32_all_sync", "__match64_all_sync"},
-             fixed(Level::warp()))
+             warpCollective(1, 0))
       .Cases({"__nvvm_vote_ballot_sync", "__nvvm_vote_any_sync",
              "__nvvm_vote_all_sync", "__nvvm_vote_uni_sync"},
-             fixed(Level::warp()))
+             warpCollective(1, 0))
       .Cases({"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
              "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"},
-             fixed(Level::warp()))
+             warpCollective(1, 0))
       .Cases({"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"},
              fixed(Level::block()))
       .Cases({"__nvvm_bar0_popc", "__nvvm_bar0_and", "__nvvm_bar0_or"},

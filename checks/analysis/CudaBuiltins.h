@@ -94,6 +94,11 @@ enum class ResultRule {
   ShuffleRelative, ///< __shfl_{up,down,xor}_sync: uniform only if the value is.
   FirstArgument,   ///< __builtin_expect and friends: the first argument.
   GroupHandle,     ///< Makes or names a group handle: nothing to track.
+  /// A vote or reduction over all lanes of a warp (`__all_sync(FULL, p)`,
+  /// `tile32.any(p)`, `cg::reduce(tile32, v, op)`): warp-uniform, and as
+  /// wide as the operand agrees lane by lane across warps
+  /// (Uniformity::fullWarpCollective).
+  WarpCollective,
 };
 
 struct ResultModel {
@@ -106,6 +111,10 @@ struct ResultModel {
   int ValueArg = -1;
   int SourceArg = -1;
   int WidthArg = -1;
+  /// WarpCollective: the argument holding the lane mask (-1: none, the group
+  /// is the whole warp); the collective is whole-warp only when the mask is
+  /// the constant 0xffffffff. ValueArg holds the operand.
+  int MaskArg = -1;
   Level ShuffleLevel = Level::warp();
 };
 

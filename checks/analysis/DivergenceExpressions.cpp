@@ -594,6 +594,10 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
     if (Log2 > L.laneOffsetAlignLog2() || Log2 > Level::MaxTileLog2)
       return Result;
     Result.setLaneLinear(Level::tileLog2(Log2), Log2);
+    // Up to a warp's 32, it is a function of the lane alone: the same at the
+    // same lane of every warp (`tid % WARP_SIZE`).
+    if (Log2 <= 5)
+      Result.setLaneLevel(Level::grid());
     return Result;
   }
   case BO_LT:
@@ -701,11 +705,28 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
       case ResultRule::Fixed: {
         Uniformity Fixed = Uniformity::at(Model->FixedLevel,
                                           {Model->Origin, Call});
-        if (auto Lanes = rankLaneLinearity(Call, RowsWarpAligned))
+        if (auto Lanes = rankLaneLinearity(Call, RowsWarpAligned)) {
           Fixed.setLaneLinear(Lanes->first, Lanes->second);
+          // A tile of at most a warp: its rank is the lane mod the tile
+          // size, the same at the same lane of every warp.
+          if (Lanes->first <= Level::warp())
+            Fixed.setLaneLevel(Level::grid());
+        }
         else if (unsigned Align = groupSizeAlignLog2(Call, RowsWarpAligned))
           Fixed.setKnownAlignLog2(Align);
         return Fixed;
+      }
+      case ResultRule::WarpCollective: {
+        ValueOrigin Origin{Model->Origin, Call};
+        const Expr *Mask = Arg(Model->MaskArg);
+        std::optional<llvm::APSInt> MaskValue =
+            Mask ? constantInt(Mask, Ctx) : std::nullopt;
+        bool WholeWarp = Model->MaskArg < 0 ||
+                         (MaskValue && MaskValue->getZExtValue() == 0xffffffffU);
+        const Expr *Operand = Arg(Model->ValueArg);
+        if (!WholeWarp || !Operand)
+          return Uniformity::at(Level::warp(), Origin);
+        return Uniformity::fullWarpCollective(valueOf(Operand), Origin);
       }
       case ResultRule::Atomic:
         return Uniformity::varying({OriginKind::AtomicResult, Call});
@@ -785,8 +806,10 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
   };
 
   // Remember what the inputs were bound to, for the barrier queries.
-  uint64_t Needed =
-      Summary->ReturnValue.symbols() | Summary->IndirectStores.symbols();
+  uint64_t Needed = Summary->ReturnValue.symbols() |
+                    Summary->ReturnValue.collectiveSymbols() |
+                    Summary->IndirectStores.symbols() |
+                    Summary->IndirectStores.collectiveSymbols();
   for (const BarrierSite &Site : Summary->Barriers)
     Needed |= Site.Control.symbols();
   // (Evaluating an argument may add bindings of other calls, so the entry

@@ -114,7 +114,21 @@ Uniformity &Uniformity::setKnownAlignLog2(unsigned Log2) {
   return *this;
 }
 
+Uniformity Uniformity::fullWarpCollective(const Uniformity &Operand,
+                                          ValueOrigin Origin) {
+  // Inputs above the parameters (lambda captures, `this`) do not fit the
+  // collective mask: the result is then only what every vote is, warp-wide.
+  if (Operand.Symbols >> 32)
+    return at(Level::warp(), Origin);
+  Uniformity U = at(Operand.laneLevel(), Origin);
+  U.CollectiveSymbols = static_cast<uint32_t>(Operand.Symbols) |
+                        Operand.CollectiveSymbols;
+  return U;
+}
+
 Uniformity &Uniformity::join(const Uniformity &Other) {
+  Level Lanes = std::min(laneLevel(), Other.laneLevel());
+  CollectiveSymbols |= Other.CollectiveSymbols;
   if (Other.L < L) {
     L = Other.L;
     Origin = Other.Origin;
@@ -130,6 +144,7 @@ Uniformity &Uniformity::join(const Uniformity &Other) {
   }
   KnownAlign = std::min(KnownAlign, Other.KnownAlign);
   PointsToLocal = PointsToLocal || Other.PointsToLocal;
+  LaneLvl = Lanes;
   return *this;
 }
 
@@ -139,13 +154,34 @@ bool Uniformity::sameAs(const Uniformity &Other) const {
          PointsToLocal == Other.PointsToLocal &&
          OffsetLevel == Other.OffsetLevel &&
          OffsetAlign == Other.OffsetAlign && KnownAlign == Other.KnownAlign &&
-         LaneScale == Other.LaneScale;
+         LaneScale == Other.LaneScale &&
+         CollectiveSymbols == Other.CollectiveSymbols &&
+         laneLevel() == Other.laneLevel();
 }
 
 Uniformity Uniformity::resolve(
     llvm::function_ref<Uniformity(unsigned)> SymbolValue) const {
   Uniformity Result = *this;
   Result.Symbols = 0;
+  Result.CollectiveSymbols = 0;
+  Level Lanes = laneLevel();
+  // Inputs seen only through whole-warp reductions narrow the value to what
+  // the argument shares lane by lane across warps (Uniformity.h, laneLevel).
+  for (unsigned I = 0; I < 32; ++I) {
+    if (!(CollectiveSymbols & (static_cast<uint32_t>(1) << I)))
+      continue;
+    Uniformity Bound = SymbolValue(I);
+    Level Across = Bound.laneLevel();
+    if (Bound.Symbols >> 32)
+      Across = std::min(Across, Level::warp());
+    if (Across < Result.L) {
+      Result.L = Across;
+      Result.Origin = Bound.Origin;
+    }
+    Result.CollectiveSymbols |=
+        static_cast<uint32_t>(Bound.Symbols) | Bound.CollectiveSymbols;
+    Lanes = std::min(Lanes, Across);
+  }
   bool AnyNarrowing = false;
   for (unsigned I = 0; I < 64; ++I) {
     if (!(Symbols & (static_cast<uint64_t>(1) << I)))
@@ -164,8 +200,11 @@ Uniformity Uniformity::resolve(
     else
       Result.OffsetLevel = std::min(Result.OffsetLevel, Bound.L);
     Result.Symbols |= Bound.Symbols;
+    Result.CollectiveSymbols |= Bound.CollectiveSymbols;
     Result.PointsToLocal = Result.PointsToLocal || Bound.PointsToLocal;
+    Lanes = std::min(Lanes, Bound.laneLevel());
   }
+  Result.LaneLvl = Lanes;
   if (AnyNarrowing)
     Result.clearLaneLinear();
   return Result;

@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -141,10 +142,42 @@ public:
   bool isUniformWithinTile(unsigned Size) const;
   /// Grid-uniform and independent of any input: a constant as far as
   /// divergence goes.
-  bool isTop() const { return L == Level::grid() && Symbols == 0; }
+  bool isTop() const {
+    return L == Level::grid() && Symbols == 0 && CollectiveSymbols == 0;
+  }
+
+  // --- lanes of different warps ---------------------------------------------
+  /// The level over which threads at the same lane index (linear thread
+  /// index mod 32) agree on the value: at least the warp (one thread per lane
+  /// there), and the value's own level when that is the warp or wider. Wider
+  /// than the warp for a value narrower than the warp means the value is a
+  /// function of the lane and of data shared at that level: `tid % 32`
+  /// (grid), `s[tid % 32]` for a __shared__ array s (block). A reduction of
+  /// such a value over a whole warp gives every warp the same result, so it is
+  /// uniform at that level (ggml's `all_inf = buf_iw[tid % WARP_SIZE];` then
+  /// `warp_reduce_all(all_inf)`).
+  Level laneLevel() const {
+    return L >= Level::warp() ? L : std::max(LaneLvl, Level::warp());
+  }
+  /// Marks the value as agreeing across warps lane by lane up to \p Lanes.
+  Uniformity &setLaneLevel(Level Lanes) {
+    LaneLvl = Lanes;
+    return *this;
+  }
+  /// The result of a reduction, vote or ballot over all 32 lanes of each warp
+  /// of \p Operand: uniform within the warp, and as wide as the operand's
+  /// laneLevel(). Inputs of the operand become collective inputs.
+  static Uniformity fullWarpCollective(const Uniformity &Operand,
+                                       ValueOrigin Origin);
 
   uint64_t symbols() const { return Symbols; }
-  bool dependsOnSymbols() const { return Symbols != 0; }
+  /// Inputs the value depends on only through a reduction over whole warps
+  /// (`__all_sync(0xffffffff, x)` with x a parameter): a call site narrows
+  /// the value to the argument's laneLevel(), not to its level().
+  uint32_t collectiveSymbols() const { return CollectiveSymbols; }
+  bool dependsOnSymbols() const {
+    return Symbols != 0 || CollectiveSymbols != 0;
+  }
   const ValueOrigin &origin() const { return Origin; }
 
   // --- arithmetic facts ----------------------------------------------------
@@ -206,16 +239,18 @@ public:
   Uniformity withoutSymbols() const {
     Uniformity Copy = *this;
     Copy.Symbols = 0;
+    Copy.CollectiveSymbols = 0;
     return Copy;
   }
 
 private:
-  // Widest first, so that the one-byte fields pack into one word: 32 bytes
-  // rather than 40 (the solver keeps one per variable per block and one per
-  // expression).
+  // Widest first, so that the narrow fields pack (the solver keeps one per
+  // variable per block and one per expression).
   uint64_t Symbols = 0;
   ValueOrigin Origin;
+  uint32_t CollectiveSymbols = 0;
   Level L = Level::grid();
+  Level LaneLvl = Level::thread();
   bool LaneLinear = false;
   bool PointsToLocal = false;
   Level OffsetLevel = Level::grid();

@@ -202,6 +202,41 @@ TEST(UniformityLattice, SymbolsResolveToTheirBindings) {
   EXPECT_FALSE(Bound.dependsOnSymbols());
 }
 
+// A value that is a function of the lane (tid % 32) and of data shared by a
+// block agrees lane by lane across the block's warps; a whole-warp vote of
+// it is then the same in every warp. Through a function, the vote's input
+// is a collective symbol: the call narrows the result to the argument's
+// lane level, not its level.
+TEST(UniformityLattice, WholeWarpVotesOfLanePeriodicValues) {
+  Uniformity Lane = Uniformity::varying({}).setLaneLevel(Level::grid());
+  EXPECT_EQ(Lane.laneLevel(), Level::grid());
+  Uniformity Loaded = Uniformity::join(Lane, Uniformity::at(Scope::Block, {}));
+  EXPECT_EQ(Loaded.scope(), Scope::Thread);
+  EXPECT_EQ(Loaded.laneLevel(), Level::block());
+  EXPECT_EQ(Uniformity::varying({}).laneLevel(), Level::warp())
+      << "an ordinary varying value agrees only with itself";
+  EXPECT_EQ(Uniformity::at(Scope::Block, {}).laneLevel(), Level::block());
+  EXPECT_EQ(Uniformity::fullWarpCollective(Loaded, {}).scope(), Scope::Block);
+  EXPECT_EQ(Uniformity::fullWarpCollective(Uniformity::varying({}), {}).scope(),
+            Scope::Warp);
+
+  Uniformity Vote = Uniformity::fullWarpCollective(Uniformity::symbol(0), {});
+  EXPECT_TRUE(Vote.dependsOnSymbols());
+  EXPECT_FALSE(Vote.isTop()) << "a collective input is still an input";
+  EXPECT_EQ(Vote.collectiveSymbols(), 1u);
+  auto BindTo = [](Uniformity Argument) {
+    return [Argument](unsigned) { return Argument; };
+  };
+  EXPECT_EQ(Vote.resolve(BindTo(Loaded)).scope(), Scope::Block);
+  EXPECT_EQ(Vote.resolve(BindTo(Uniformity::varying({}))).scope(), Scope::Warp);
+  EXPECT_EQ(Vote.resolve(BindTo(Uniformity::at(Scope::Block, {}))).scope(),
+            Scope::Block);
+  // A plain use of an input keeps the argument's lane level too.
+  Uniformity Copy = Uniformity::symbol(0).resolve(BindTo(Loaded));
+  EXPECT_EQ(Copy.scope(), Scope::Thread);
+  EXPECT_EQ(Copy.laneLevel(), Level::block());
+}
+
 //===----------------------------------------------------------------------===//
 // Sources
 //===----------------------------------------------------------------------===//
@@ -341,6 +376,44 @@ __global__ void k(int *data) {
   EXPECT_TRUE(Segment.isUniformWithinTile(16));
   EXPECT_FALSE(Segment.isUniformWithinTile(32));
   EXPECT_EQ(S.probe("k", 10).scope(), Scope::Warp);
+}
+
+TEST(DivergenceAnalysis, WholeWarpVotesOfLanePeriodicValues) {
+  Snippet S(R"cu(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ int allOf(int x) { return __all_sync(0xffffffffu, x); }
+__global__ void k(int *data) {
+  __shared__ int perLane[32];
+  __shared__ int perThread[1024];
+  int tid = threadIdx.x;
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  probe(tid % 32);                                       // 0
+  probe(perLane[tid % 32]);                              // 1
+  probe(__all_sync(0xffffffffu, perLane[tid % 32]));     // 2
+  probe(__any_sync(0xffffffffu, perThread[tid]));        // 3
+  probe(__ballot_sync(0x0000ffffu, perLane[tid & 31]));  // 4: half a warp
+  probe(allOf(perLane[tid % 32]));                       // 5
+  probe(allOf(perThread[tid]));                          // 6
+  probe(tile.all(perLane[tile.thread_rank()]));          // 7
+  probe(__reduce_add_sync(0xffffffffu, data[tid % 32])); // 8
+  probe(__all_sync(0xffffffffu, perLane[tid % 64]));     // 9
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  EXPECT_EQ(S.probe("k", 0).laneLevel(), Level::grid());
+  EXPECT_EQ(S.probe("k", 1).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 1).laneLevel(), Level::block());
+  EXPECT_EQ(S.probe("k", 2).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 3).scope(), Scope::Warp);
+  EXPECT_EQ(S.probe("k", 4).scope(), Scope::Warp);
+  EXPECT_EQ(S.probe("k", 5).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 6).scope(), Scope::Warp);
+  EXPECT_EQ(S.probe("k", 7).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 8).scope(), Scope::Grid)
+      << "global memory at the lane: every warp of the grid reads the same";
+  EXPECT_EQ(S.probe("k", 9).scope(), Scope::Warp)
+      << "tid % 64 differs between the two warps of a 64-thread pair";
 }
 
 TEST(DivergenceAnalysis, InlineAssemblySpecialRegisters) {
