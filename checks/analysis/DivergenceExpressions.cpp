@@ -711,9 +711,10 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
           // size, the same at the same lane of every warp.
           if (Lanes->first <= Level::warp())
             Fixed.setLaneLevel(Level::grid());
-        }
-        else if (unsigned Align = groupSizeAlignLog2(Call, RowsWarpAligned))
+        } else if (unsigned Align =
+                       groupSizeAlignLog2(Call, RowsWarpAligned)) {
           Fixed.setKnownAlignLog2(Align);
+        }
         return Fixed;
       }
       case ResultRule::WarpCollective: {
