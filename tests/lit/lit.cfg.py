@@ -44,6 +44,9 @@ if sanitized:
     config.environment.setdefault("CUDA_TIDY_FRONT_ENDS", "standalone")
 else:
     config.available_features.add("plugin")
+    # --file-memory-limit counts the allocator, which a sanitizer build
+    # replaces (tool/driver/MemoryBudget.h).
+    config.available_features.add("memory-budget")
 
 script = os.path.join(config.test_source_root, "check_cuda_tidy.py")
 config.substitutions.append(("%check_cuda_tidy", "python3 " + script))

@@ -1,6 +1,7 @@
 //===--- CacheStore.cpp - cuda-tidy's on-disk cache folder ----------------===//
 
 #include "tool/driver/CacheStore.h"
+#include "tool/driver/MemoryBudget.h"
 
 #include "clang/Basic/Version.h"
 #include "llvm/ADT/STLExtras.h"
@@ -150,6 +151,8 @@ std::optional<Digest> ContentHasher::hashFile(llvm::StringRef Path) {
                             .count();
   const uint64_t Inode = Status.getUniqueID().getFile();
   {
+    // Not stopped over --file-memory-limit while holding the lock.
+    const MemoryStopDeferred Deferred;
     std::scoped_lock Lock(Mutex);
     auto It = Files.find(Path);
     if (It != Files.end() && It->second.Size == Size &&
@@ -169,6 +172,8 @@ std::optional<Digest> ContentHasher::hashFile(llvm::StringRef Path) {
   // modification time makes the next lookup hash it again.
   if ((*Buffer)->getBufferSize() != Size)
     K.Size = (*Buffer)->getBufferSize();
+  // Not stopped over --file-memory-limit while holding the lock.
+  const MemoryStopDeferred Deferred;
   std::scoped_lock Lock(Mutex);
   Files[Path] = K;
   return K.Hash;
@@ -214,6 +219,8 @@ void LookupRecorder::note(const llvm::Twine &Path, bool WasFound) {
   if (Name.starts_with(".cuda-tidy-preamble-") ||
       Absolute.str().starts_with("/__cuda_tidy__"))
     return;
+  // Not stopped over --file-memory-limit while holding the lock.
+  const MemoryStopDeferred Deferred;
   std::scoped_lock Lock(Mutex);
   (WasFound ? Found : Missing).insert(Absolute);
 }
@@ -244,6 +251,8 @@ LookupRecorder::openFileForRead(const llvm::Twine &Path) {
 }
 
 void LookupRecorder::clear() {
+  // Not stopped over --file-memory-limit while holding the lock.
+  const MemoryStopDeferred Deferred;
   std::scoped_lock Lock(Mutex);
   Missing.clear();
   Found.clear();
@@ -252,6 +261,8 @@ void LookupRecorder::clear() {
 std::vector<std::string> LookupRecorder::missing() {
   std::vector<std::string> Paths;
   {
+    // Not stopped over --file-memory-limit while holding the lock.
+    const MemoryStopDeferred Deferred;
     std::scoped_lock Lock(Mutex);
     for (const auto &Entry : Missing)
       Paths.push_back(Entry.getKey().str());
@@ -267,6 +278,8 @@ LookupRecorder::found(llvm::ArrayRef<FileDigest> Known) {
     Checked.insert(D.Path);
   std::vector<std::string> Paths;
   {
+    // Not stopped over --file-memory-limit while holding the lock.
+    const MemoryStopDeferred Deferred;
     std::scoped_lock Lock(Mutex);
     for (const auto &Entry : Found) {
       llvm::SmallString<256> Clean(Entry.getKey());

@@ -4,6 +4,7 @@
 #include "tool/driver/CudaCompilationDatabase.h"
 
 #include "tool/driver/HeaderPairing.h"
+#include "tool/driver/MemoryBudget.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/Regex.h"
@@ -255,6 +256,10 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     std::vector<std::chrono::steady_clock::time_point> Started;
     std::vector<unsigned> ThreadOf;   ///< Per file.
     std::vector<char> ThreadAbandoned; ///< Per thread.
+    /// Per file: what its thread allocated (MemoryBudget.h). Made before
+    /// any worker runs; a thread stopped over the limit uses its account
+    /// until the process ends.
+    std::vector<std::unique_ptr<MemoryAccount>> Memory;
     size_t Completed = 0;
   };
   auto Watched = std::make_shared<Watch>();
@@ -262,6 +267,15 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
   Watched->Abandoned.assign(Files.size(), 0);
   Watched->Started.resize(Files.size());
   Watched->ThreadOf.assign(Files.size(), 0);
+  const bool LimitMemory =
+      Settings.FileMemoryLimitBytes > 0 && memoryBudgetEnforced();
+  if (LimitMemory)
+    for (size_t I = 0; I < Files.size(); ++I) {
+      Watched->Memory.push_back(std::make_unique<MemoryAccount>());
+      Watched->Memory.back()->Limit =
+          static_cast<std::int64_t>(std::min<std::uint64_t>(
+              Settings.FileMemoryLimitBytes, INT64_MAX));
+    }
 
   auto Worker = [&, Watched](unsigned Thread) {
     while (std::optional<size_t> Next = Schedule.next()) {
@@ -289,9 +303,14 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       std::vector<ClangTidyError> Errors;
       ClangTidyStats Stats;
       bool FileFailed = false;
+      // Only the file's own analysis is counted; what the run does with
+      // its results afterwards is not.
+      MemoryAccount *Account = LimitMemory ? Watched->Memory[I].get() : nullptr;
       if (Caches) {
+        setThreadMemoryAccount(Account);
         FileRun Run = runFileWithCaches(Context, Compilations, File, FS,
                                         Settings.FixNotes, *Caches);
+        setThreadMemoryAccount(nullptr);
         {
           std::scoped_lock Lock(Watched->Mutex);
           if (Watched->Abandoned[I])
@@ -304,8 +323,10 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
           for (const auto &[Path, Hash] : Run.UserFilesRead)
             Settings.Snapshots->recordParsed(Path, Hash);
       } else {
+        setThreadMemoryAccount(Account);
         Errors = runClangTidy(Context, Compilations, {File}, FS,
                               Settings.FixNotes, false, "", /*Quiet=*/true);
+        setThreadMemoryAccount(nullptr);
         std::scoped_lock Lock(Watched->Mutex);
         if (Watched->Abandoned[I])
           return;
@@ -356,39 +377,53 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
   };
   for (unsigned J = 0; J < Jobs; ++J)
     Start();
-  if (Settings.FileTimeLimitSeconds > 0) {
+  if (Settings.FileTimeLimitSeconds > 0 || LimitMemory) {
     const auto Limit = std::chrono::duration<double>(Settings.FileTimeLimitSeconds);
     for (;;) {
-      std::vector<size_t> Late;
+      std::vector<std::pair<size_t, bool>> Late; // file, over memory
       {
         std::scoped_lock Lock(Watched->Mutex);
         if (Watched->Completed == Files.size())
           break;
         const auto Now = std::chrono::steady_clock::now();
-        for (size_t I = 0; I < Files.size(); ++I)
-          if (Watched->Running[I] && Now - Watched->Started[I] > Limit) {
+        for (size_t I = 0; I < Files.size(); ++I) {
+          if (!Watched->Running[I])
+            continue;
+          const bool OverMemory =
+              LimitMemory &&
+              Watched->Memory[I]->Exceeded.load(std::memory_order_acquire);
+          if (OverMemory || (Settings.FileTimeLimitSeconds > 0 &&
+                             Now - Watched->Started[I] > Limit)) {
             Watched->Running[I] = 0;
             Watched->Abandoned[I] = 1;
             Watched->ThreadAbandoned[Watched->ThreadOf[I]] = 1;
             ++Watched->Completed;
-            Late.push_back(I);
+            Late.emplace_back(I, OverMemory);
           }
+        }
       }
-      for (size_t I : Late) {
+      for (const auto &[I, OverMemory] : Late) {
         // Its group's other files need not wait for it (its preamble, if it
         // was building one, is never finished: they parse without it).
         Schedule.done(I);
         {
           std::scoped_lock Lock(ResultMutex);
-          llvm::errs() << "cuda-tidy: error: '" << Files[I]
-                       << "' took longer than "
-                       << llvm::format("%g", Settings.FileTimeLimitSeconds)
-                       << " s (--file-time-limit); its analysis was abandoned "
-                          "and it has no findings\n";
+          if (OverMemory)
+            llvm::errs() << "cuda-tidy: error: '" << Files[I]
+                         << "' needed more than "
+                         << Settings.FileMemoryLimitBytes / (1024ULL * 1024)
+                         << " MiB of memory (--file-memory-limit); its "
+                            "analysis was abandoned and it has no findings\n";
+          else
+            llvm::errs() << "cuda-tidy: error: '" << Files[I]
+                         << "' took longer than "
+                         << llvm::format("%g", Settings.FileTimeLimitSeconds)
+                         << " s (--file-time-limit); its analysis was "
+                            "abandoned and it has no findings\n";
           PerFile[I].clear();
           Finished[I] = 1;
           Failed[I] = 1;
-          ++Result.TimedOut;
+          ++(OverMemory ? Result.OverMemory : Result.TimedOut);
           ReportReadyFiles();
           if (Settings.Progress)
             Settings.Progress(++Done, Result.Errors.size());

@@ -17,6 +17,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -29,7 +30,10 @@ struct RunResult {
   ClangTidyStats Stats;               ///< Summed over the files.
   /// Files that went past RunSettings::FileTimeLimitSeconds.
   unsigned TimedOut = 0;
-  /// Threads of timed-out files still running when the run returned.
+  /// Files whose analysis went past RunSettings::FileMemoryLimitBytes.
+  unsigned OverMemory = 0;
+  /// Threads of timed-out (or over-memory) files still running, or stopped
+  /// for good, when the run returned.
   unsigned LeftRunning = 0;
 };
 
@@ -118,6 +122,11 @@ struct RunSettings {
   /// file returns, and the process must end with _exit (RunResult::
   /// LeftRunning) rather than destroy what that thread may still use.
   double FileTimeLimitSeconds = 0;
+  /// Bytes one file's analysis may hold from the allocator (0: no limit;
+  /// --file-memory-limit, issue 16 F6; MemoryBudget.h). A file past it is
+  /// stopped at that allocation and reported as failed with no findings,
+  /// and a new worker takes its place, as for the time limit.
+  std::uint64_t FileMemoryLimitBytes = 0;
 };
 
 /// Runs the enabled checks on every file. Relative names are made absolute

@@ -1,6 +1,7 @@
 //===--- PreambleCache.cpp - CUDA headers parsed once, not per file -------===//
 
 #include "tool/driver/PreambleCache.h"
+#include "tool/driver/MemoryBudget.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -531,6 +532,8 @@ PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
       Plan.emplace_back();
     Plan.back().push_back(Groups[K].second);
   }
+  // Not stopped over --file-memory-limit while holding the lock.
+  const MemoryStopDeferred Deferred;
   std::scoped_lock Lock(Mutex);
   Planned = std::move(Counts);
   return Plan;
@@ -549,6 +552,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   if (!Disk) {
     // Without a cache folder, a preamble no other file of the run uses
     // costs more than it saves: decided before any key is computed.
+    // Not stopped over --file-memory-limit while holding the lock.
+    const MemoryStopDeferred Deferred;
     std::scoped_lock Lock(Mutex);
     auto Plan = Planned.find(Signature);
     if (Plan == Planned.end() || Plan->second.first < 2)
@@ -569,6 +574,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   std::shared_future<std::shared_ptr<const Preamble>> Ready;
   bool Builder = false;
   {
+    // Not stopped over --file-memory-limit while holding the lock.
+    const MemoryStopDeferred Deferred;
     std::scoped_lock Lock(Mutex);
     bool Last = true; // no later file of this run needs it
     auto Plan = Planned.find(Signature);

@@ -1,6 +1,7 @@
 //===--- TidyRunner.cpp - clang-tidy on one file, with the caches ---------===//
 
 #include "tool/driver/TidyRunner.h"
+#include "tool/driver/MemoryBudget.h"
 #include "tool/driver/FixApplier.h"
 
 #include "checks/analysis/LaunchIndex.h"
@@ -535,6 +536,7 @@ FileRun runFileWithCaches(
 
   if (Caches.TimeChecks) {
     static std::mutex OutputMutex;
+    const MemoryStopDeferred Deferred; // not stopped holding the lock
     std::scoped_lock Lock(OutputMutex);
     llvm::errs() << llvm::format(
         "cuda-tidy: time: %s: total %.4f s, checks %.4f s, preamble %s\n",

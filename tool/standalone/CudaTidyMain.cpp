@@ -22,6 +22,7 @@
 #include "tool/driver/HeaderPairing.h"
 #include "tool/driver/ParallelRun.h"
 #include "tool/driver/ProjectConfig.h"
+#include "tool/driver/MemoryBudget.h"
 #include "tool/driver/ProjectIndex.h"
 #include "tool/driver/Reporters.h"
 #include "tool/driver/TidyRunner.h"
@@ -191,6 +192,13 @@ static cl::opt<double> FileTimeLimit(
              "seconds: it is reported as failed (exit 3) with no findings, "
              "and the other files still run (default 0: no limit)."),
     cl::value_desc("seconds"), cl::init(0), cl::cat(Category));
+static cl::opt<unsigned> FileMemoryLimit(
+    "file-memory-limit",
+    cl::desc("Abandon a file whose analysis holds more than this many MiB "
+             "of memory: it is reported as failed (exit 3) with no "
+             "findings, and the other files still run (default 4096, or "
+             "half the machine's memory when that is less; 0: no limit)."),
+    cl::value_desc("MiB"), cl::init(0), cl::cat(Category));
 static cl::opt<bool> UseColor("use-color",
                               cl::desc("Use colors in diagnostics."),
                               cl::cat(Category));
@@ -889,11 +897,20 @@ int main(int Argc, const char **Argv) {
     return ExitUsageError;
   }
   HowToRun.FileTimeLimitSeconds = FileTimeLimit;
+  {
+    const std::uint64_t MiB = FileMemoryLimit.getNumOccurrences()
+                                  ? FileMemoryLimit.getValue()
+                                  : defaultFileMemoryLimitMiB();
+    HowToRun.FileMemoryLimitBytes = MiB * 1024ULL * 1024;
+    if (MiB && FileMemoryLimit.getNumOccurrences() && !memoryBudgetEnforced())
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << "--file-memory-limit is not enforced in a sanitizer build\n";
+  }
   RunResult Run = runFiles(
       Analyzed, Compilations,
       [&] { return Index.withIndexOption(createOptionsProvider()); },
       HowToRun);
-  AnalysisFailed |= Run.TimedOut > 0;
+  AnalysisFailed |= Run.TimedOut > 0 || Run.OverMemory > 0;
   // A timed-out file's thread may still be running, and may still use what
   // this function owns (the compile database, the caches): the process
   // then ends here, with _exit, once everything is written, instead of

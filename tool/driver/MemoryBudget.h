@@ -1,0 +1,70 @@
+//===--- MemoryBudget.h - how much memory one file's analysis may take ----===//
+//
+// --file-memory-limit (issue 16 F6): nested macro invocations take memory
+// quadratic in their depth (56 KB of source took 1.9 GB, 1.1 MB was killed by
+// the kernel at 24 GB), so one hostile file could take a CI runner down and
+// every other file's findings with it. Each worker counts, per file, the
+// bytes its thread holds from the C allocator (malloc and friends, which
+// operator new and LLVM's allocators end in): every allocation of the thread
+// adds its usable size, every free subtracts it. A file whose count goes past
+// the limit is stopped at that allocation: its thread sleeps there for good
+// (a thread cannot be killed, and an allocation that failed would end the
+// whole process), the run reports the file as failed with no findings, and a
+// new worker takes its place, as for --file-time-limit.
+//
+// The count comes from replacing malloc, calloc, realloc, free and the
+// aligned allocators with thin wrappers around glibc's own (__libc_malloc
+// and friends, which glibc exports for this purpose). Sanitizer builds
+// replace the allocator themselves, so there the wrappers are not built and
+// no limit is enforced (memoryBudgetEnforced() is false).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOL_DRIVER_MEMORYBUDGET_H
+#define CUDA_TIDY_TOOL_DRIVER_MEMORYBUDGET_H
+
+#include <atomic>
+#include <cstdint>
+
+namespace clang::tidy::cuda::driver {
+
+/// What one file's thread holds, and what it may.
+struct MemoryAccount {
+  /// Bytes allocated minus bytes freed by the thread since it took the
+  /// account (may go below zero: it frees what was allocated before).
+  std::atomic<std::int64_t> Bytes{0};
+  /// The most Bytes may reach; 0: no limit.
+  std::int64_t Limit = 0;
+  /// Set when an allocation took Bytes past Limit; the thread then sleeps in
+  /// that allocation for good.
+  std::atomic<bool> Exceeded{false};
+};
+
+/// From now on, the calling thread's allocations and frees are counted in
+/// \p Account (nullptr: no more). \p Account must outlive the thread's use
+/// of it: a thread stopped over its limit uses it until the process ends.
+void setThreadMemoryAccount(MemoryAccount *Account);
+
+/// While one lives on a thread, an allocation past the limit does not stop
+/// the thread (it marks the account exceeded; the thread stops at its next
+/// allocation after the last one is gone): for code that allocates while it
+/// holds a lock other workers take, which a stopped thread would hold for
+/// good.
+class MemoryStopDeferred {
+public:
+  MemoryStopDeferred();
+  ~MemoryStopDeferred();
+  MemoryStopDeferred(const MemoryStopDeferred &) = delete;
+  MemoryStopDeferred &operator=(const MemoryStopDeferred &) = delete;
+};
+
+/// Whether the allocator is counted in this build (not in sanitizer builds).
+bool memoryBudgetEnforced();
+
+/// The default of --file-memory-limit, in MiB: 4096, or half the machine's
+/// physical memory when that is less.
+unsigned defaultFileMemoryLimitMiB();
+
+} // namespace clang::tidy::cuda::driver
+
+#endif
