@@ -4,32 +4,257 @@
 #include "tool/driver/ConfigValidation.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include <map>
+#include <optional>
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 namespace clang::tidy::cuda::driver {
 
-llvm::Expected<llvm::StringSet<>> readBaseline(llvm::StringRef Path) {
-  auto Buffer = readInputFile(Path, DataFileMaxBytes);
-  if (!Buffer)
-    return llvm::createStringError("baseline: %s",
-                                   llvm::toString(Buffer.takeError()).c_str());
-  if (llvm::Error E = checkNestingDepth((*Buffer)->getBuffer(), Path,
-                                        InputSyntax::Json))
+namespace {
+
+/// Reads the fingerprints out of a baseline that isValidJson accepted,
+/// without building its tree (llvm::json::parse of a 53 MB baseline held
+/// 4.4 GB: issue 16 F18). As llvm::json reads it: the last "findings" of
+/// the top object counts, and the last "fingerprint" of each finding.
+/// Recurses once per level: the text passed checkNestingDepth.
+class BaselineScanner {
+public:
+  explicit BaselineScanner(llvm::StringRef Text)
+      : P(Text.begin()), E(Text.end()) {}
+
+  /// False when the top value is not an object whose last "findings" is an
+  /// array.
+  bool run(llvm::StringSet<> &Out) {
+    space();
+    if (P == E || *P != '{')
+      return false;
+    bool HaveFindings = false;
+    std::vector<std::string> Found;
+    forEachMember([&](llvm::StringRef Key) {
+      if (Key != "findings") {
+        skipValue();
+        return;
+      }
+      Found.clear();
+      HaveFindings = P != E && *P == '[';
+      if (HaveFindings)
+        findings(Found);
+      else
+        skipValue();
+    });
+    if (!HaveFindings)
+      return false;
+    for (std::string &FP : Found)
+      Out.insert(FP);
+    return true;
+  }
+
+private:
+  void space() {
+    while (P != E && (*P == ' ' || *P == '\t' || *P == '\n' || *P == '\r'))
+      ++P;
+  }
+
+  /// At '{': calls \p Member with each key, positioned at its value, which
+  /// \p Member consumes; leaves P after the '}'.
+  template <typename Fn> void forEachMember(Fn Member) {
+    ++P; // '{'
+    space();
+    if (P != E && *P == '}') {
+      ++P;
+      return;
+    }
+    std::string Key;
+    while (P != E) {
+      space();
+      string(Key);
+      space();
+      ++P; // ':'
+      space();
+      Member(llvm::StringRef(Key));
+      space();
+      if (P != E && *P == ',') {
+        ++P;
+        continue;
+      }
+      ++P; // '}'
+      return;
+    }
+  }
+
+  /// At '[' of "findings".
+  void findings(std::vector<std::string> &Out) {
+    ++P;
+    space();
+    if (P != E && *P == ']') {
+      ++P;
+      return;
+    }
+    std::string Value;
+    while (P != E) {
+      space();
+      if (*P == '{') {
+        std::optional<std::string> Fingerprint;
+        forEachMember([&](llvm::StringRef Key) {
+          if (Key == "fingerprint" && *P == '"') {
+            string(Value);
+            Fingerprint = Value;
+            return;
+          }
+          if (Key == "fingerprint")
+            Fingerprint.reset(); // the last one counts, and is no string
+          skipValue();
+        });
+        if (Fingerprint)
+          Out.push_back(std::move(*Fingerprint));
+      } else {
+        skipValue();
+      }
+      space();
+      if (P != E && *P == ',') {
+        ++P;
+        continue;
+      }
+      ++P; // ']'
+      return;
+    }
+  }
+
+  void skipValue() {
+    if (P == E)
+      return;
+    switch (*P) {
+    case '{':
+      forEachMember([&](llvm::StringRef) { skipValue(); });
+      return;
+    case '[':
+      ++P;
+      space();
+      if (P != E && *P == ']') {
+        ++P;
+        return;
+      }
+      while (P != E) {
+        space();
+        skipValue();
+        space();
+        if (P != E && *P == ',') {
+          ++P;
+          continue;
+        }
+        ++P; // ']'
+        return;
+      }
+      return;
+    case '"': {
+      std::string Ignored;
+      string(Ignored);
+      return;
+    }
+    default: // a number or a literal
+      while (P != E && !llvm::StringRef(",]} \t\r\n").contains(*P))
+        ++P;
+    }
+  }
+
+  static unsigned hex(const char *At) {
+    unsigned V = 0;
+    for (int I = 0; I < 4; ++I)
+      V = V * 16 + llvm::hexDigitValue(At[I]);
+    return V;
+  }
+
+  static void appendUtf8(std::string &Out, unsigned CP) {
+    if (CP < 0x80) {
+      Out += static_cast<char>(CP);
+    } else if (CP < 0x800) {
+      Out += static_cast<char>(0xC0 | (CP >> 6));
+      Out += static_cast<char>(0x80 | (CP & 0x3F));
+    } else if (CP < 0x10000) {
+      Out += static_cast<char>(0xE0 | (CP >> 12));
+      Out += static_cast<char>(0x80 | ((CP >> 6) & 0x3F));
+      Out += static_cast<char>(0x80 | (CP & 0x3F));
+    } else {
+      Out += static_cast<char>(0xF0 | (CP >> 18));
+      Out += static_cast<char>(0x80 | ((CP >> 12) & 0x3F));
+      Out += static_cast<char>(0x80 | ((CP >> 6) & 0x3F));
+      Out += static_cast<char>(0x80 | (CP & 0x3F));
+    }
+  }
+
+  /// At '"' of a valid string: its value, unescaped as llvm::json does
+  /// (a lone surrogate becomes U+FFFD).
+  void string(std::string &Out) {
+    Out.clear();
+    ++P;
+    while (P != E && *P != '"') {
+      if (*P != '\\') {
+        Out += *P++;
+        continue;
+      }
+      ++P;
+      const char C = *P++;
+      switch (C) {
+      case 'b': Out += '\b'; break;
+      case 'f': Out += '\f'; break;
+      case 'n': Out += '\n'; break;
+      case 'r': Out += '\r'; break;
+      case 't': Out += '\t'; break;
+      case 'u': {
+        unsigned CP = hex(P);
+        P += 4;
+        if (CP >= 0xD800 && CP < 0xDC00 && E - P >= 6 && P[0] == '\\' &&
+            P[1] == 'u') {
+          const unsigned Low = hex(P + 2);
+          if (Low >= 0xDC00 && Low < 0xE000) {
+            CP = 0x10000 + ((CP - 0xD800) << 10) + (Low - 0xDC00);
+            P += 6;
+          }
+        }
+        if (CP >= 0xD800 && CP < 0xE000)
+          CP = 0xFFFD;
+        appendUtf8(Out, CP);
+        break;
+      }
+      default: Out += C; // '"', '\\', '/'
+      }
+    }
+    if (P != E)
+      ++P; // the closing quote
+  }
+
+  const char *P;
+  const char *E;
+};
+
+} // namespace
+
+llvm::Expected<llvm::StringSet<>> parseBaseline(llvm::StringRef Text,
+                                                llvm::StringRef Path) {
+  if (llvm::Error E = checkNestingDepth(Text, Path, InputSyntax::Json))
     return llvm::createStringError("baseline: %s",
                                    llvm::toString(std::move(E)).c_str());
-  auto Parsed = llvm::json::parse((*Buffer)->getBuffer());
+  llvm::StringSet<> Fingerprints;
+  // Valid JSON is read in place; anything else goes through llvm::json for
+  // what it always said (a message, or the tree of text only it accepts).
+  if (isValidJson(Text)) {
+    if (!BaselineScanner(Text).run(Fingerprints))
+      return llvm::createStringError(
+          "baseline '%s' has no \"findings\" array", Path.str().c_str());
+    return Fingerprints;
+  }
+  auto Parsed = llvm::json::parse(Text);
   if (!Parsed)
     return llvm::createStringError(
         "baseline '%s' is not valid JSON: %s", Path.str().c_str(),
         llvm::toString(Parsed.takeError()).c_str());
-  llvm::StringSet<> Fingerprints;
   const llvm::json::Object *Root = Parsed->getAsObject();
   const llvm::json::Array *Items =
       Root ? Root->getArray("findings") : nullptr;
@@ -41,6 +266,14 @@ llvm::Expected<llvm::StringSet<>> readBaseline(llvm::StringRef Path) {
       if (auto FP = O->getString("fingerprint"))
         Fingerprints.insert(*FP);
   return Fingerprints;
+}
+
+llvm::Expected<llvm::StringSet<>> readBaseline(llvm::StringRef Path) {
+  auto Buffer = readInputFile(Path, DataFileMaxBytes);
+  if (!Buffer)
+    return llvm::createStringError("baseline: %s",
+                                   llvm::toString(Buffer.takeError()).c_str());
+  return parseBaseline((*Buffer)->getBuffer(), Path);
 }
 
 llvm::Error writeBaseline(llvm::StringRef Path,

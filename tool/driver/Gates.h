@@ -18,6 +18,12 @@ namespace clang::tidy::cuda::driver {
 
 /// The fingerprints of a baseline file written by writeBaseline.
 llvm::Expected<llvm::StringSet<>> readBaseline(llvm::StringRef Path);
+/// The same from the baseline's text (\p Path names it in messages). Text
+/// that isValidJson accepts is read in place, without building a tree
+/// (issue 16 F18); any other goes through llvm::json::parse, for its
+/// message.
+llvm::Expected<llvm::StringSet<>> parseBaseline(llvm::StringRef Text,
+                                                llvm::StringRef Path);
 /// Writes the findings (compiler errors excluded) atomically.
 llvm::Error writeBaseline(llvm::StringRef Path,
                           const std::vector<Finding> &Findings,
