@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -22,6 +23,14 @@ unsigned AnalysisManager::launchArgumentAlignLog2(const FunctionDecl *Kernel,
                                                   unsigned Param) {
   uint64_t Factor = Shapes.argumentFactor(Kernel, Param);
   return Factor ? llvm::countr_zero(Factor) : 0;
+}
+
+BlockExtentFact AnalysisManager::blockExtent(const FunctionDecl *FD,
+                                             unsigned Dim) {
+  BlockExtentFact Fact = Shapes.blockExtent(FD, Dim);
+  if (Dim == 0 && Options.AssumeBlockDimXMultipleOf32 && !Fact.Exact)
+    Fact.Factor = std::max<uint64_t>(Fact.Factor, 32);
+  return Fact;
 }
 
 bool AnalysisManager::rowsAreWarpAligned(const FunctionDecl *FD) {

@@ -63,6 +63,10 @@ public:
   /// log2 of the power-of-two factor kernel \p Kernel's parameter \p Param
   /// has at every launch the TU shows (LaunchShapes::argumentFactor).
   unsigned launchArgumentAlignLog2(const FunctionDecl *Kernel, unsigned Param);
+  /// blockDim's component \p Dim (0 = x) of kernel \p FD's blocks as the TU
+  /// shows it (LaunchShapes::blockExtent); the option's whole-warp rows make
+  /// x a multiple of 32.
+  BlockExtentFact blockExtent(const FunctionDecl *FD, unsigned Dim);
   /// \p S diverges within \p Within in \p FD only because threadIdx.y/z
   /// may split a warp: with whole-warp rows it would not, and the TU does
   /// not show \p FD's row width. Such a finding rests on a fact the tool

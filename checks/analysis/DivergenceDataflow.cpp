@@ -24,6 +24,13 @@ void FunctionDivergence::Impl::run() {
   IsKernel = FD->hasAttr<CUDAGlobalAttr>();
   RowsWarpAligned = Mgr ? Mgr->rowsAreWarpAligned(FD)
                         : Opts.AssumeBlockDimXMultipleOf32;
+  if (Mgr)
+    for (unsigned Dim = 0; Dim < 3; ++Dim)
+      Extents[Dim] = Mgr->blockExtent(FD, Dim);
+  PlanesWarpAligned =
+      std::min<uint64_t>(Extents[0].Factor, 1u << 10) *
+          std::min<uint64_t>(Extents[1].Factor, 1u << 10) % 32 ==
+      0;
 
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();

@@ -112,19 +112,41 @@ FunctionDivergence::Impl::indexRead(const BuiltinIndexRead &Read,
   ValueOrigin Origin{OriginKind::HardwareIndex, Where};
   switch (Read.Var) {
   case BuiltinIndexRead::ThreadIdx:
-    if (Read.Component == 'x')
-      return Uniformity::varying(Origin).setLaneLinear(Level::grid(), 63);
-    if (Read.Component != 0 && RowsWarpAligned)
+    if (Read.Component == 'x') {
+      Uniformity X = Uniformity::varying(Origin);
+      // In blocks exactly 2^k wide, threadIdx.x is the linear index mod 2^k
+      // (a function of the lane alone up to 32).
+      std::optional<uint64_t> Width = Extents[0].Exact;
+      if (Width && llvm::isPowerOf2_64(*Width) && *Width <= 1024) {
+        unsigned Span = llvm::Log2_64(*Width);
+        X.setLaneLinear(Level::grid(), 63, Span);
+        if (Span <= 5)
+          X.setLaneLevel(Level::grid());
+        return X;
+      }
+      return X.setLaneLinear(Level::grid(), 63);
+    }
+    if (Read.Component == 'y' && RowsWarpAligned)
+      return Uniformity::at(Level::warp(), Origin);
+    if (Read.Component == 'z' && (RowsWarpAligned || PlanesWarpAligned))
       return Uniformity::at(Level::warp(), Origin);
     return Uniformity::varying(Origin);
   case BuiltinIndexRead::BlockIdx:
     return Uniformity::at(Level::block(), Origin);
   case BuiltinIndexRead::BlockDim: {
     // Launches use whole warps per row in practice; the lane arithmetic
-    // relies on it (documented in docs/design/divergence.md).
+    // relies on it (documented in docs/design/divergence.md), unless the
+    // TU shows the width. y and z are as the launches make them.
     Uniformity U;
-    if (Read.Component == 'x')
-      U.setKnownAlignLog2(5);
+    unsigned Dim = Read.Component == 'x' ? 0 : Read.Component == 'y' ? 1 : 2;
+    const BlockExtentFact &Extent = Extents[Dim];
+    unsigned Known = Extent.Exact ? (*Extent.Exact ? llvm::countr_zero(
+                                                         *Extent.Exact)
+                                                   : 0)
+                                  : llvm::countr_zero(Extent.Factor);
+    if (Dim == 0 && !Extent.Exact)
+      Known = std::max(Known, 5u);
+    U.setKnownAlignLog2(Known);
     return U;
   }
   case BuiltinIndexRead::GridDim:
@@ -475,6 +497,17 @@ static Uniformity laneBoundComparison(BinaryOperatorKind Op, const Expr *LHS,
   unsigned Aligned = std::min(BoundAlign, Lane.laneOffsetAlignLog2());
   if (Aligned < Lane.laneScaleLog2())
     return Joined;
+  // The lane term has a period (tid % 2^s, threadIdx.x of a block 2^s
+  // wide) that the multiples cover: every thread gets U's answer.
+  if (Lane.laneSpanLog2() < 63 &&
+      Aligned >= Lane.laneScaleLog2() + Lane.laneSpanLog2()) {
+    Level Shared = std::min(Lane.laneOffsetLevel(), Bound.level());
+    if (Shared <= Joined.level())
+      return Joined;
+    Uniformity Result = Uniformity::at(Shared, Lane.origin());
+    Result.addSymbols(L.symbols() | R.symbols());
+    return Result;
+  }
   unsigned TileLog2 =
       std::min(Aligned - Lane.laneScaleLog2(),
                static_cast<unsigned>(Level::MaxTileLog2));
@@ -517,6 +550,8 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
       OffsetExpr = LHS;
     }
     if (Lane) {
+      // threadIdx.x + the row part of the index is the linear index itself,
+      // whatever threadIdx.x's own period.
       if (isRowOffset(OffsetExpr) && Lane->laneScaleLog2() == 0)
         Result.setLaneLinear(Lane->laneOffsetLevel(),
                              Lane->laneOffsetAlignLog2());
@@ -524,7 +559,7 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
         Result.setScaledLaneLinear(
             std::min(Lane->laneOffsetLevel(), Offset->level()),
             std::min(Lane->laneOffsetAlignLog2(), Offset->knownAlignLog2()),
-            Lane->laneScaleLog2());
+            Lane->laneScaleLog2(), Lane->laneSpanLog2());
     }
     return Result;
   }
@@ -543,7 +578,8 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
       unsigned K = llvm::Log2_64(Factor->getZExtValue());
       Result.setScaledLaneLinear(Lane->laneOffsetLevel(),
                                  Lane->laneOffsetAlignLog2() + K,
-                                 Lane->laneScaleLog2() + K);
+                                 Lane->laneScaleLog2() + K,
+                                 Lane->laneSpanLog2());
     }
     return Result;
   }
@@ -554,7 +590,7 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
       if (L.isScaledLaneLinear() && K < 32)
         Result.setScaledLaneLinear(L.laneOffsetLevel(),
                                    L.laneOffsetAlignLog2() + K,
-                                   L.laneScaleLog2() + K);
+                                   L.laneScaleLog2() + K, L.laneSpanLog2());
     }
     return Result;
   case BO_Div:
@@ -569,6 +605,14 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
       if (!llvm::isPowerOf2_64(Divisor))
         return Result.setKnownAlignLog2(0);
       Log2 = llvm::Log2_64(Divisor);
+    }
+    // (tid mod 2^s + U) / 2^k with s <= k and U a multiple of 2^k (or of
+    // 2^a >= 2^s, when no multiple of 2^k lies between U and U + 2^s): U's
+    // quotient, as uniform as U.
+    if (L.laneSpanLog2() <= std::min(Log2, L.laneOffsetAlignLog2())) {
+      Uniformity Quotient = Uniformity::at(L.laneOffsetLevel(), L.origin());
+      Quotient.addSymbols(L.symbols() | R.symbols());
+      return Quotient;
     }
     // (L + U) / 2^k with U a multiple of 2^a: the same for every thread of
     // an aligned tile of 2^min(k, a) threads, and no wider than U itself.
@@ -589,14 +633,16 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
     if (!llvm::isPowerOf2_64(Modulus))
       return Result;
     unsigned Log2 = llvm::Log2_64(Modulus);
-    // (L + U) mod 2^k = L mod 2^k when U is a multiple of 2^k: still
-    // consecutive across a tile of 2^k, minus a tile-uniform offset.
+    // (L + U) mod 2^k = L mod 2^k when U is a multiple of 2^k: consecutive
+    // across each aligned tile of 2^k, with a period of 2^k.
     if (Log2 > L.laneOffsetAlignLog2() || Log2 > Level::MaxTileLog2)
       return Result;
-    Result.setLaneLinear(Level::tileLog2(Log2), Log2);
+    // With the period recorded, the offset is gone: tid mod 2^k exactly.
+    unsigned Span = std::min(Log2, L.laneSpanLog2());
+    Result.setLaneLinear(Level::grid(), 63, Span);
     // Up to a warp's 32, it is a function of the lane alone: the same at the
     // same lane of every warp (`tid % WARP_SIZE`).
-    if (Log2 <= 5)
+    if (Span <= 5)
       Result.setLaneLevel(Level::grid());
     return Result;
   }
@@ -706,7 +752,8 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
         Uniformity Fixed = Uniformity::at(Model->FixedLevel,
                                           {Model->Origin, Call});
         if (auto Lanes = rankLaneLinearity(Call, RowsWarpAligned)) {
-          Fixed.setLaneLinear(Lanes->first, Lanes->second);
+          Fixed.setLaneLinear(Lanes->first, Lanes->second,
+                              Lanes->first.isTile() ? Lanes->second : 63);
           // A tile of at most a warp: its rank is the lane mod the tile
           // size, the same at the same lane of every warp.
           if (Lanes->first <= Level::warp())

@@ -21,6 +21,7 @@
 #include "checks/analysis/DivergenceAnalysis.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/CudaBuiltins.h"
+#include "checks/analysis/LaunchShape.h"
 #include "checks/analysis/ThreadIndexForms.h"
 #include "checks/analysis/WarpReductions.h"
 
@@ -176,6 +177,11 @@ struct FunctionDivergence::Impl {
   /// blockDim.x is a multiple of 32 wherever this function runs, so
   /// threadIdx.y/z are warp-uniform (AnalysisManager::rowsAreWarpAligned).
   bool RowsWarpAligned = false;
+  /// blockDim.x * blockDim.y is a multiple of 32 (a 4 x 8 x n block), so
+  /// threadIdx.z is warp-uniform.
+  bool PlanesWarpAligned = false;
+  /// What the TU shows about blockDim.x, .y, .z (LaunchShape.h).
+  std::array<BlockExtentFact, 3> Extents;
 
   std::unique_ptr<CFG> Cfg;
   std::vector<const CFGBlock *> Blocks; // by block ID

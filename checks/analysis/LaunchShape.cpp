@@ -228,6 +228,66 @@ const Expr *blockXOf(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   return nullptr;
 }
 
+/// One extent of a block argument: the expression it is, through dim3
+/// constructions, copies and locals with one value; or \p IsOne when it is 1
+/// by construction (an integer block's y and z, a defaulted dim3 argument).
+/// nullptr, IsOne false: not known.
+const Expr *blockComponentOf(const Expr *E, unsigned Dim, bool &IsOne,
+                             ASTContext &Ctx, unsigned Depth = 0) {
+  if (Depth > MaxDepth)
+    return nullptr;
+  E = stripTemporaries(E);
+  if (!isDim3(E->getType())) {
+    if (Dim == 0)
+      return E;
+    IsOne = E->getType()->isIntegralOrEnumerationType();
+    return nullptr;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (Construct->getNumArgs() == 1 &&
+        isDim3(Construct->getArg(0)->getType()))
+      return blockComponentOf(Construct->getArg(0), Dim, IsOne, Ctx,
+                              Depth + 1);
+    if (Dim >= Construct->getNumArgs() ||
+        isa<CXXDefaultArgExpr>(Construct->getArg(Dim))) {
+      // dim3's constructor defaults every extent to 1.
+      IsOne = Construct->getConstructor() &&
+              !Construct->getConstructor()->isCopyOrMoveConstructor();
+      return nullptr;
+    }
+    return Construct->getArg(Dim);
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleValue(Var, Ctx))
+        return blockComponentOf(Init, Dim, IsOne, Ctx, Depth + 1);
+  return nullptr;
+}
+
+/// The constant an extent expression has, through locals with one value.
+std::optional<uint64_t> exactValue(const Expr *E, ASTContext &Ctx,
+                                   unsigned Depth = 0) {
+  if (Depth > MaxDepth)
+    return std::nullopt;
+  E = stripTemporaries(E);
+  if (E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult Result;
+  if (E->EvaluateAsInt(Result, Ctx)) {
+    const llvm::APSInt &V = Result.Val.getInt();
+    if (V.isNegative() || V.getActiveBits() > 32)
+      return std::nullopt;
+    return V.getZExtValue();
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return exactValue(Cast->getSubExpr(), Ctx, Depth + 1);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleValue(Var, Ctx))
+        return exactValue(Init, Ctx, Depth + 1);
+  return std::nullopt;
+}
+
 /// A launch whose block is a known number of threads wide that is not a
 /// multiple of 32: its rows straddle warps.
 bool isKnownUnaligned(const Expr *Block, ASTContext &Ctx) {
@@ -294,6 +354,11 @@ uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
   if (const auto *Conditional = dyn_cast<ConditionalOperator>(E))
     return std::min(integerFactor(Conditional->getTrueExpr(), Ctx, Depth + 1),
                     integerFactor(Conditional->getFalseExpr(), Ctx, Depth + 1));
+  // `(unsigned)block_size`: a conversion between integer types keeps the
+  // factors below 2^31 that both can hold.
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
+      Cast && Cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
+    return integerFactor(Cast->getSubExpr(), Ctx, Depth + 1);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
       if (const Expr *Init = singleValue(Var, Ctx))
@@ -407,20 +472,22 @@ bool leavesKernel(const Stmt *S) {
   return false;
 }
 
-/// One statement of a kernel body that lets only warp-aligned rows past:
-/// `assert(blockDim.x == 32)` (a `?:` whose false arm does not return), or
-/// `if (blockDim.x != 32) return;` and its trapping variants.
-bool checksWarpAlignedRows(const Stmt *S, ASTContext &Ctx) {
+/// One statement of a kernel body that stops every thread for which
+/// \p Implies(condition, truth value) does not hold: `assert(c)` (a `?:`
+/// whose false arm does not return), `if (!c) return;` and its trapping
+/// variants.
+bool stopsUnless(const Stmt *S, ASTContext &Ctx,
+                 llvm::function_ref<bool(const Expr *, bool)> Implies) {
   if (const auto *If = dyn_cast<IfStmt>(S))
     return !If->getElse() && If->getCond() && leavesKernel(If->getThen()) &&
-           implies(If->getCond(), false, Ctx);
+           Implies(If->getCond(), false);
   if (const auto *Do = dyn_cast<DoStmt>(S)) {
     // A multi-statement assert macro: do { ... } while (0).
     if (!isZero(Do->getCond(), Ctx))
       return false;
     const auto *Body = dyn_cast<CompoundStmt>(Do->getBody());
     return Body && llvm::any_of(Body->body(), [&](const Stmt *Inner) {
-             return checksWarpAlignedRows(Inner, Ctx);
+             return stopsUnless(Inner, Ctx, Implies);
            });
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
@@ -429,11 +496,11 @@ bool checksWarpAlignedRows(const Stmt *S, ASTContext &Ctx) {
       Stripped = Cast->getSubExpr()->IgnoreParenImpCasts();
     if (const auto *Conditional = dyn_cast<ConditionalOperator>(Stripped))
       return isNoReturnCall(Conditional->getFalseExpr()) &&
-             implies(Conditional->getCond(), true, Ctx);
+             Implies(Conditional->getCond(), true);
     if (const auto *Or = dyn_cast<BinaryOperator>(Stripped);
         Or && Or->getOpcode() == BO_LOr)
       // `(cond) || (__assert_fail(...), 0)` spellings.
-      return implies(Or->getLHS(), true, Ctx) &&
+      return Implies(Or->getLHS(), true) &&
              (isNoReturnCall(Or->getRHS()) ||
               (isa<BinaryOperator>(Or->getRHS()->IgnoreParenImpCasts()) &&
                isNoReturnCall(cast<BinaryOperator>(
@@ -441,6 +508,70 @@ bool checksWarpAlignedRows(const Stmt *S, ASTContext &Ctx) {
                                   ->getLHS())));
   }
   return false;
+}
+
+/// One statement of a kernel body that lets only warp-aligned rows past:
+/// `assert(blockDim.x == 32)`, `if (blockDim.x != 32) return;`.
+bool checksWarpAlignedRows(const Stmt *S, ASTContext &Ctx) {
+  return stopsUnless(S, Ctx, [&](const Expr *Condition, bool Holds) {
+    return implies(Condition, Holds, Ctx);
+  });
+}
+
+/// Does \p Condition having the truth value \p Holds fix blockDim's
+/// component \p Dim to a constant? Sets \p Value to it.
+bool impliesExtent(const Expr *Condition, bool Holds, char Dim,
+                   uint64_t &Value, ASTContext &Ctx) {
+  const Expr *E = Condition->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(E);
+      Not && Not->getOpcode() == UO_LNot)
+    return impliesExtent(Not->getSubExpr(), !Holds, Dim, Value, Ctx);
+  if (const auto *Cast = dyn_cast<CXXStaticCastExpr>(E))
+    return impliesExtent(Cast->getSubExpr(), Holds, Dim, Value, Ctx);
+  const auto *Binary = dyn_cast<BinaryOperator>(E);
+  if (!Binary)
+    return false;
+  BinaryOperatorKind Op = Binary->getOpcode();
+  if (Op == BO_LAnd && Holds)
+    return impliesExtent(Binary->getLHS(), true, Dim, Value, Ctx) ||
+           impliesExtent(Binary->getRHS(), true, Dim, Value, Ctx);
+  if (Op == BO_LOr && !Holds)
+    return impliesExtent(Binary->getLHS(), false, Dim, Value, Ctx) ||
+           impliesExtent(Binary->getRHS(), false, Dim, Value, Ctx);
+  bool Equal = (Op == BO_EQ && Holds) || (Op == BO_NE && !Holds);
+  if (!Equal)
+    return false;
+  auto IsExtent = [&](const Expr *Side) {
+    std::optional<BuiltinIndexRead> Read =
+        asBuiltinIndexRead(Side->IgnoreParenImpCasts());
+    return Read && Read->Var == BuiltinIndexRead::BlockDim &&
+           Read->Component == Dim;
+  };
+  for (auto [Extent, Other] : {std::pair(Binary->getLHS(), Binary->getRHS()),
+                               std::pair(Binary->getRHS(), Binary->getLHS())})
+    if (IsExtent(Extent))
+      if (std::optional<uint64_t> Constant = exactValue(Other, Ctx)) {
+        Value = *Constant;
+        return true;
+      }
+  return false;
+}
+
+/// The extent a kernel's body fixes for blockDim's component \p Dim: a
+/// top-level `assert(blockDim.x == 4)` or `if (blockDim.x != 4) return;`.
+std::optional<uint64_t> bodyChecksExtent(const FunctionDecl *Kernel, char Dim,
+                                         ASTContext &Ctx) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+  if (!Body)
+    return std::nullopt;
+  for (const Stmt *S : Body->body()) {
+    uint64_t Value = 0;
+    if (stopsUnless(S, Ctx, [&](const Expr *Condition, bool Holds) {
+          return impliesExtent(Condition, Holds, Dim, Value, Ctx);
+        }))
+      return Value;
+  }
+  return std::nullopt;
 }
 
 /// The power-of-two factor of \p Var that \p Condition having the truth
@@ -753,6 +884,7 @@ public:
     } else {
       Factors->second.assign(Launch->Kernel->getNumParams(), 1);
     }
+    recordExtents(Kernel, Block);
     if (!Aligned && isKnownUnaligned(Block, Ctx))
       Unaligned.insert(Launch->Kernel->getCanonicalDecl());
     auto [It, Inserted] =
@@ -786,6 +918,7 @@ public:
               : nullptr;
       bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
       const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
+      recordExtents(Canonical, Block);
       auto [It, Inserted] = Launches.try_emplace(Canonical, Aligned);
       if (!Inserted)
         It->second = It->second && Aligned;
@@ -805,12 +938,41 @@ public:
     }
   }
 
+  /// Folds one launch's block (nullptr: not read) into \p Kernel's extents.
+  void recordExtents(const FunctionDecl *Kernel, const Expr *Block) {
+    auto [It, First] = Extents.try_emplace(Kernel);
+    LaunchShapes::LaunchedExtents &Known = It->second;
+    for (unsigned Dim = 0; Dim < 3; ++Dim) {
+      BlockExtentFact This;
+      bool IsOne = false;
+      const Expr *Component =
+          Block ? blockComponentOf(Block, Dim, IsOne, Ctx) : nullptr;
+      if (IsOne) {
+        This.Exact = 1;
+      } else if (Component) {
+        This.Factor = integerFactor(Component, Ctx, 0);
+        This.Exact = exactValue(Component, Ctx);
+      }
+      BlockExtentFact &Fact = Known.Dims[Dim];
+      if (First) {
+        Fact = This;
+      } else {
+        Fact.Factor = std::min(Fact.Factor, This.Factor);
+        if (Fact.Exact != This.Exact)
+          Known.Mixed[Dim] = true;
+      }
+      if (!This.Exact)
+        Known.Mixed[Dim] = true;
+    }
+  }
+
   ASTContext &Ctx;
   const FunctionDecl *Current = nullptr;
   std::vector<const FunctionDecl *> Kernels;
   llvm::DenseMap<const FunctionDecl *, bool> Launches;
   llvm::DenseSet<const FunctionDecl *> Unaligned;
   llvm::DenseMap<const FunctionDecl *, std::vector<uint64_t>> ArgumentFactors;
+  llvm::DenseMap<const FunctionDecl *, LaunchShapes::LaunchedExtents> Extents;
 };
 
 /// The functions a body calls by name (its lambdas' bodies included).
@@ -849,9 +1011,16 @@ void LaunchShapes::scanLaunches() {
   LaunchedAligned = std::move(Scanner.Launches);
   KnownUnaligned = std::move(Scanner.Unaligned);
   ArgumentFactors = std::move(Scanner.ArgumentFactors);
+  Extents = std::move(Scanner.Extents);
   for (const FunctionDecl *Kernel : Scanner.Kernels) {
     if (bodyChecksWarpAlignedRows(Kernel, Context))
       CheckedInBody.insert(Kernel->getCanonicalDecl());
+    std::array<std::optional<uint64_t>, 3> Checked;
+    for (unsigned Dim = 0; Dim < 3; ++Dim)
+      Checked[Dim] = bodyChecksExtent(Kernel, static_cast<char>('x' + Dim),
+                                      Context);
+    if (Checked[0] || Checked[1] || Checked[2])
+      CheckedExtents[Kernel->getCanonicalDecl()] = Checked;
     // Kernels the TU defines but does not launch count as unknown callers.
     LaunchedAligned.try_emplace(Kernel->getCanonicalDecl(), false);
   }
@@ -961,6 +1130,27 @@ uint64_t LaunchShapes::argumentFactor(const FunctionDecl *Kernel,
   if (It == ArgumentFactors.end() || Param >= It->second.size())
     return 1;
   return It->second[Param];
+}
+
+BlockExtentFact LaunchShapes::blockExtent(const FunctionDecl *Function,
+                                          unsigned Dim) {
+  if (!Function || Dim > 2 || !Function->hasAttr<CUDAGlobalAttr>())
+    return {};
+  if (!Scanned)
+    scanLaunches();
+  const FunctionDecl *Canonical = Function->getCanonicalDecl();
+  if (auto Checked = CheckedExtents.find(Canonical);
+      Checked != CheckedExtents.end()) {
+    if (std::optional<uint64_t> Value = Checked->second[Dim])
+      return {powerOfTwoPart(*Value), Value};
+  }
+  auto It = Extents.find(Canonical);
+  if (It == Extents.end())
+    return {};
+  BlockExtentFact Fact = It->second.Dims[Dim];
+  if (It->second.Mixed[Dim])
+    Fact.Exact.reset();
+  return Fact;
 }
 
 } // namespace clang::tidy::cuda::analysis

@@ -30,6 +30,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -41,6 +42,16 @@ class FunctionDecl;
 } // namespace clang
 
 namespace clang::tidy::cuda::analysis {
+
+/// What the translation unit shows about one extent of a kernel's blocks
+/// (blockDim.x, .y or .z).
+struct BlockExtentFact {
+  /// A power of two every launch's extent is a multiple of; 1 when unknown.
+  uint64_t Factor = 1;
+  /// The extent itself, when every launch gives the same constant, or the
+  /// kernel stops unless it has it (`assert(blockDim.x == 4)`).
+  std::optional<uint64_t> Exact;
+};
 
 /// The largest power of two (up to 2^31) that \p E is known to be a multiple
 /// of, following constants, template arguments, products, shifts, sums and
@@ -74,6 +85,20 @@ public:
   /// nothing is known, the kernel is never launched here, or some launch
   /// passes its arguments in a form not read (cudaLaunchKernel's array).
   uint64_t argumentFactor(const FunctionDecl *Kernel, unsigned Param);
+  /// blockDim.x, .y, .z (\p Dim 0, 1, 2) of kernel \p Function's blocks:
+  /// from every launch the TU shows (the block argument's components through
+  /// dim3 constructions and locals with one value, a defaulted component
+  /// being 1), or from a check in the kernel's body that stops every other
+  /// extent. Nothing for a device function, a kernel the TU does not launch,
+  /// or a launch whose block is not read (cudaLaunchKernelEx's config).
+  BlockExtentFact blockExtent(const FunctionDecl *Function, unsigned Dim);
+
+  /// Per kernel: the extents over its launches so far (Mixed: two launches
+  /// disagree, or one is not read).
+  struct LaunchedExtents {
+    std::array<BlockExtentFact, 3> Dims;
+    std::array<bool, 3> Mixed{};
+  };
 
 private:
   void scanLaunches();
@@ -95,6 +120,11 @@ private:
   llvm::DenseSet<const FunctionDecl *> CalleeUnaligned;
   /// Canonical kernel -> per parameter, the least factor over its launches.
   llvm::DenseMap<const FunctionDecl *, std::vector<uint64_t>> ArgumentFactors;
+  /// Canonical kernel -> its launches' block extents.
+  llvm::DenseMap<const FunctionDecl *, LaunchedExtents> Extents;
+  /// Canonical kernel -> extents its body checks.
+  llvm::DenseMap<const FunctionDecl *, std::array<std::optional<uint64_t>, 3>>
+      CheckedExtents;
 };
 
 } // namespace clang::tidy::cuda::analysis

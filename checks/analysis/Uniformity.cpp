@@ -87,17 +87,20 @@ bool Uniformity::isUniformWithinTile(unsigned Size) const {
 }
 
 Uniformity &Uniformity::setLaneLinear(Level OffsetLvl,
-                                      unsigned OffsetAlignLog2) {
-  return setScaledLaneLinear(OffsetLvl, OffsetAlignLog2, 0);
+                                      unsigned OffsetAlignLog2,
+                                      unsigned SpanLog2) {
+  return setScaledLaneLinear(OffsetLvl, OffsetAlignLog2, 0, SpanLog2);
 }
 
 Uniformity &Uniformity::setScaledLaneLinear(Level OffsetLvl,
                                             unsigned OffsetAlignLog2,
-                                            unsigned ScaleLog2) {
+                                            unsigned ScaleLog2,
+                                            unsigned SpanLog2) {
   LaneLinear = true;
   OffsetLevel = OffsetLvl;
   OffsetAlign = static_cast<uint8_t>(std::min(OffsetAlignLog2, 63u));
   LaneScale = static_cast<uint8_t>(std::min(ScaleLog2, 63u));
+  LaneSpan = static_cast<uint8_t>(std::min(SpanLog2, 63u));
   return *this;
 }
 
@@ -106,6 +109,7 @@ Uniformity &Uniformity::clearLaneLinear() {
   OffsetLevel = Level::grid();
   OffsetAlign = 0;
   LaneScale = 0;
+  LaneSpan = 63;
   return *this;
 }
 
@@ -136,7 +140,8 @@ Uniformity &Uniformity::join(const Uniformity &Other) {
     Origin = Other.Origin;
   }
   Symbols |= Other.Symbols;
-  if (LaneLinear && Other.LaneLinear && LaneScale == Other.LaneScale) {
+  if (LaneLinear && Other.LaneLinear && LaneScale == Other.LaneScale &&
+      LaneSpan == Other.LaneSpan) {
     OffsetLevel = std::min(OffsetLevel, Other.OffsetLevel);
     OffsetAlign = std::min(OffsetAlign, Other.OffsetAlign);
   } else {
@@ -154,7 +159,7 @@ bool Uniformity::sameAs(const Uniformity &Other) const {
          PointsToLocal == Other.PointsToLocal &&
          OffsetLevel == Other.OffsetLevel &&
          OffsetAlign == Other.OffsetAlign && KnownAlign == Other.KnownAlign &&
-         LaneScale == Other.LaneScale &&
+         LaneScale == Other.LaneScale && LaneSpan == Other.LaneSpan &&
          CollectiveSymbols == Other.CollectiveSymbols &&
          laneLevel() == Other.laneLevel();
 }

@@ -193,16 +193,25 @@ public:
   unsigned laneScaleLog2() const { return LaneScale; }
   Level laneOffsetLevel() const { return OffsetLevel; }
   unsigned laneOffsetAlignLog2() const { return OffsetAlign; }
+  /// The lane term is the linear thread index modulo 2^laneSpanLog2(): 63
+  /// for the index itself, k for `tid % 2^k` and for threadIdx.x in blocks
+  /// exactly 2^k wide (`dim3(4, 8, z)`). With U and a bound both multiples
+  /// of 2^k, `(tid mod 2^k) + U < B` is decided by U alone, whatever the
+  /// thread: as uniform as U and B (llm.c's `for (r = threadIdx.x; r <
+  /// blockDim.z; r += 4)` with blockDim.x == 4 and blockDim.z a multiple of
+  /// 4).
+  unsigned laneSpanLog2() const { return LaneSpan; }
   /// The value is known to be a multiple of 2^knownAlignLog2().
   unsigned knownAlignLog2() const { return KnownAlign; }
   /// The value points to (or refers to) storage that may be a local of the
   /// function; loads through it read that local.
   bool mayPointToLocal() const { return PointsToLocal; }
 
-  Uniformity &setLaneLinear(Level OffsetLvl, unsigned OffsetAlignLog2);
+  Uniformity &setLaneLinear(Level OffsetLvl, unsigned OffsetAlignLog2,
+                            unsigned SpanLog2 = 63);
   /// As setLaneLinear, with the lane index scaled by 2^ScaleLog2.
   Uniformity &setScaledLaneLinear(Level OffsetLvl, unsigned OffsetAlignLog2,
-                                  unsigned ScaleLog2);
+                                  unsigned ScaleLog2, unsigned SpanLog2 = 63);
   Uniformity &clearLaneLinear();
   Uniformity &setKnownAlignLog2(unsigned Log2);
   Uniformity &setPointsToLocal(bool V) {
@@ -257,6 +266,7 @@ private:
   uint8_t OffsetAlign = 0;
   uint8_t KnownAlign = 0;
   uint8_t LaneScale = 0;
+  uint8_t LaneSpan = 63;
 };
 
 } // namespace clang::tidy::cuda::analysis

@@ -129,6 +129,28 @@ TEST(LaneBoundComparison, OtherBoundsSplitWarps) {
   EXPECT_FALSE(P[7].isUniformWithinTile(32));
 }
 
+// A lane term with a period, `tid % 2^k`, against multiples of 2^k: the
+// multiples decide for every thread, so the comparison is as uniform as
+// they are, not only within tiles of 2^k.
+TEST(LaneBoundComparison, PeriodicLaneTermsAgainstMultiplesOfThePeriod) {
+  std::vector<Uniformity> P = probes(R"cu(
+  unsigned tid = threadIdx.x;
+  probe(tid % 32 < 32);               // 0: always true
+  probe(tid % 8 + 8 * n < 8 * m);     // 1: n < m, the same everywhere
+  probe((tid % 8 + 8 * n) / 8 < m);   // 2: the quotient is n
+  probe(tid % 16 + 8 * n < 8 * m);    // 3: the period outgrows the multiples
+  probe(tid % 8 + 8 * blockIdx.x < 8 * m); // 4: block-uniform offset
+)cu");
+  ASSERT_EQ(P.size(), 5u);
+  EXPECT_TRUE(P[0].isUniformAt(Scope::Grid));
+  EXPECT_TRUE(P[1].isUniformAt(Scope::Grid));
+  EXPECT_TRUE(P[2].isUniformAt(Scope::Grid));
+  EXPECT_TRUE(P[3].isUniformWithinTile(8));
+  EXPECT_FALSE(P[3].isUniformWithinTile(16));
+  EXPECT_TRUE(P[4].isUniformAt(Scope::Block));
+  EXPECT_FALSE(P[4].isUniformAt(Scope::Grid));
+}
+
 // thread_rank() of a block is its linear thread index, of a tile<N> that
 // index modulo N: the same lane arithmetic as threadIdx.x and
 // threadIdx.x % N.

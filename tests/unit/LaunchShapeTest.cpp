@@ -213,6 +213,54 @@ void host(int n, bool big) {
   EXPECT_EQ(Factors[9], 1u);
 }
 
+// Each extent of a kernel's blocks: a factor every launch has and, when all
+// launches agree on a constant (or the kernel asserts one), the extent.
+TEST(LaunchShape, BlockExtentsPerDimension) {
+  ParsedCuda P(R"cu(
+#include <cassert>
+__global__ void planes() {}
+__global__ void mixed() {}
+__global__ void flat() {}
+__global__ void asserted() { assert(blockDim.x == 4); assert(8 == blockDim.y); }
+__global__ void guarded() { if (blockDim.z != 2) return; }
+__global__ void unlaunched() {}
+void host(int n, bool big) {
+  const int blockSize = big ? 1024 : 768;
+  dim3 block = {4, 8, (unsigned)blockSize / 32};
+  planes<<<n, block>>>();
+  planes<<<2 * n, block>>>();
+  mixed<<<n, dim3(4, 8, 2)>>>();
+  mixed<<<n, dim3(4, 16, n)>>>();
+  flat<<<n, 128>>>();
+  asserted<<<n, dim3(n, n)>>>();
+  guarded<<<n, dim3(32, n, n)>>>();
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  auto Extent = [&](const char *Kernel, unsigned Dim) {
+    return Shapes.blockExtent(P.function(Kernel), Dim);
+  };
+  EXPECT_EQ(Extent("planes", 0).Exact, std::optional<uint64_t>(4));
+  EXPECT_EQ(Extent("planes", 1).Exact, std::optional<uint64_t>(8));
+  EXPECT_EQ(Extent("planes", 2).Factor, 8u) << "768 / 32 and 1024 / 32";
+  EXPECT_FALSE(Extent("planes", 2).Exact.has_value());
+  EXPECT_EQ(Extent("mixed", 0).Exact, std::optional<uint64_t>(4));
+  EXPECT_FALSE(Extent("mixed", 1).Exact.has_value()) << "8 and 16";
+  EXPECT_EQ(Extent("mixed", 1).Factor, 8u);
+  EXPECT_EQ(Extent("mixed", 2).Factor, 1u);
+  EXPECT_EQ(Extent("flat", 0).Exact, std::optional<uint64_t>(128));
+  EXPECT_EQ(Extent("flat", 1).Exact, std::optional<uint64_t>(1));
+  EXPECT_EQ(Extent("flat", 2).Exact, std::optional<uint64_t>(1));
+  EXPECT_EQ(Extent("asserted", 0).Exact, std::optional<uint64_t>(4));
+  EXPECT_EQ(Extent("asserted", 1).Exact, std::optional<uint64_t>(8));
+  EXPECT_EQ(Extent("asserted", 2).Exact, std::optional<uint64_t>(1));
+  EXPECT_EQ(Extent("guarded", 2).Exact, std::optional<uint64_t>(2));
+  EXPECT_EQ(Extent("guarded", 1).Factor, 1u);
+  EXPECT_EQ(Extent("unlaunched", 0).Factor, 1u);
+  EXPECT_FALSE(Extent("unlaunched", 0).Exact.has_value());
+}
+
 TEST(LaunchShape, LaunchedShapeMakesThreadIdxYWarpUniform) {
   ParsedCuda P(R"cu(
 __device__ void probe(unsigned);
