@@ -5,6 +5,7 @@
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/BlockExtentGuards.h"
 #include "checks/analysis/CudaBuiltins.h"
+#include "checks/analysis/WarpMasks.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -26,6 +27,7 @@ using analysis::DivergenceKind;
 using analysis::DivergenceReason;
 using analysis::FunctionDivergence;
 using analysis::Level;
+using analysis::MaskEvaluator;
 
 namespace {
 
@@ -58,68 +60,6 @@ bool isMaskedWarpIntrinsic(const FunctionDecl *FD) {
       .Default(false);
 }
 
-llvm::APSInt convertTo(llvm::APSInt V, QualType To, const ASTContext &Ctx) {
-  V = V.extOrTrunc(Ctx.getIntWidth(To));
-  V.setIsUnsigned(To->isUnsignedIntegerOrEnumerationType());
-  return V;
-}
-
-/// Folds the value of a mask expression: a constant expression (literals,
-/// macros, const and constexpr variables, UINT_MAX, casts), or a local of
-/// \p FD initialised to one and never changed afterwards.
-class MaskEvaluator {
-public:
-  MaskEvaluator(const FunctionDecl *FD, ASTContext &Ctx) : FD(FD), Ctx(Ctx) {}
-
-  std::optional<llvm::APSInt> value(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 8)
-      return std::nullopt;
-    E = E->IgnoreParens();
-    if (E->isValueDependent() || E->isTypeDependent() ||
-        !E->getType()->isIntegerType())
-      return std::nullopt;
-    Expr::EvalResult Result;
-    if (E->EvaluateAsInt(Result, Ctx))
-      return Result.Val.getInt();
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      switch (Cast->getCastKind()) {
-      case CK_IntegralCast:
-      case CK_NoOp:
-      case CK_LValueToRValue:
-        if (auto V = value(Cast->getSubExpr(), Depth + 1))
-          return convertTo(*V, E->getType(), Ctx);
-        return std::nullopt;
-      default:
-        return std::nullopt;
-      }
-    }
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!Var || isa<ParmVarDecl>(Var) || !Var->isLocalVarDecl() ||
-          Var->getType()->isReferenceType() || !Var->getInit() ||
-          Var->getParentFunctionOrMethod() != FD || isMutated(Var))
-        return std::nullopt;
-      if (auto V = value(Var->getInit(), Depth + 1))
-        return convertTo(*V, Var->getType(), Ctx);
-    }
-    return std::nullopt;
-  }
-
-private:
-  bool isMutated(const VarDecl *Var) {
-    const Stmt *Body = FD->getBody();
-    if (!Body)
-      return true;
-    if (!Analyzer)
-      Analyzer.emplace(*Body, Ctx);
-    return Analyzer->isMutated(Var);
-  }
-
-  const FunctionDecl *FD;
-  ASTContext &Ctx;
-  std::optional<ExprMutationAnalyzer> Analyzer;
-};
-
 /// Lanes that returned from the kernel have exited, and the Guide's
 /// contract for the *_sync intrinsics concerns only the non-exited lanes
 /// named in the mask: a vote, __syncwarp or a match after such a `return`
@@ -150,16 +90,68 @@ fullMaskSite(const CallExpr *Call, const FunctionDecl *FD,
     Mask = Default->getExpr();
   }
   std::optional<llvm::APSInt> V = Evaluator.value(Mask);
-  if (!V)
-    return std::nullopt;
-  // The parameter is a 32-bit unsigned; the argument expression includes the
-  // conversion to it, so a wider constant has been narrowed already.
-  if (V->getBitWidth() < 32 || !V->trunc(32).isAllOnes())
+  if (!V || !analysis::isFullWarpMask(*V))
     return std::nullopt;
   if (!Site.DefaultMask)
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Mask->IgnoreParenCasts()))
       Site.Variable = dyn_cast<VarDecl>(Ref->getDecl());
   return Site;
+}
+
+/// A warp intrinsic whose mask is a parameter of \p FD passed on unchanged:
+/// full or not at each call of \p FD (analysis/WarpMasks.h).
+std::optional<FullWarpMaskCheck::MaskSite>
+parametricMaskSite(const CallExpr *Call, const FunctionDecl *FD,
+                   ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!isMaskedWarpIntrinsic(Callee) || Call->getNumArgs() == 0 ||
+      isa<CXXDefaultArgExpr>(Call->getArg(0)))
+    return std::nullopt;
+  std::optional<unsigned> Param =
+      analysis::maskParameter(Call->getArg(0), FD, Ctx);
+  if (!Param)
+    return std::nullopt;
+  FullWarpMaskCheck::MaskSite Site;
+  Site.Call = Call;
+  Site.Function = FD;
+  Site.Intrinsic = Callee->getNameAsString();
+  Site.MaskParam = static_cast<int>(*Param);
+  Site.MaskOwner = FD;
+  return Site;
+}
+
+/// \p Site as seen through \p Call, made in \p Caller: a site with a fixed
+/// full mask stays; one whose mask is a parameter of the callee is full when
+/// the call binds it to a full mask (its argument, or the default it leaves
+/// in place), and stays parametric when the call passes on a parameter of
+/// the caller. nullopt: not a full-mask site at this call.
+std::optional<FullWarpMaskCheck::MaskSite>
+bindAtCall(const FullWarpMaskCheck::MaskSite &Site, const CallExpr *Call,
+           const FunctionDecl *Caller, MaskEvaluator &Evaluator,
+           ASTContext &Ctx) {
+  if (Site.MaskParam < 0)
+    return Site;
+  const Expr *Bound =
+      analysis::boundArgument(Call, static_cast<unsigned>(Site.MaskParam));
+  if (!Bound)
+    return std::nullopt;
+  FullWarpMaskCheck::MaskSite Result = Site;
+  if (std::optional<llvm::APSInt> V = Evaluator.value(Bound)) {
+    if (!analysis::isFullWarpMask(*V))
+      return std::nullopt;
+    Result.MaskParam = -1;
+    Result.BoundParam = Site.MaskParam;
+    Result.BoundMask = Bound;
+    Result.BoundDefault = isa<CXXDefaultArgExpr>(
+        Call->getArg(static_cast<unsigned>(Site.MaskParam)));
+    return Result;
+  }
+  std::optional<unsigned> Outer = analysis::maskParameter(Bound, Caller, Ctx);
+  if (!Outer)
+    return std::nullopt;
+  Result.MaskParam = static_cast<int>(*Outer);
+  Result.MaskOwner = Caller;
+  return Result;
 }
 
 /// Where a finding about \p Site is reported: the mask as written (the
@@ -282,7 +274,10 @@ FullWarpMaskCheck::sitesReachedFrom(const FunctionDecl *FD, unsigned Depth) {
       break;
     if (!D->isReachable(Call))
       continue;
-    if (std::optional<MaskSite> Site = fullMaskSite(Call, FD, Evaluator)) {
+    std::optional<MaskSite> Site = fullMaskSite(Call, FD, Evaluator);
+    if (!Site)
+      Site = parametricMaskSite(Call, FD, *Ctx);
+    if (Site) {
       Site->DivergesOnItsOwn = D->divergenceAt(Call, Level::warp()).has_value();
       Sites.push_back(*Site);
       continue;
@@ -294,7 +289,9 @@ FullWarpMaskCheck::sitesReachedFrom(const FunctionDecl *FD, unsigned Depth) {
     std::vector<MaskSite> Nested = sitesReachedFrom(Callee, Depth + 1);
     for (const MaskSite &S : Nested)
       if (Sites.size() < MaxSites)
-        Sites.push_back(S);
+        if (std::optional<MaskSite> Bound =
+                bindAtCall(S, Call, FD, Evaluator, *Ctx))
+          Sites.push_back(*Bound);
   }
   std::vector<MaskSite> &Slot = ReachedSites[FD];
   Slot = std::move(Sites);
@@ -372,7 +369,14 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Callee ||
         analysis::knownResultModel(Call, AssumeBlockDimXMultipleOf32))
       continue;
-    const std::vector<MaskSite> Sites = sitesReachedFrom(Callee, 1);
+    // The callee's sites as this call makes them: a mask parameter is full
+    // or not by what the call binds to it.
+    std::vector<MaskSite> Sites;
+    for (const MaskSite &S : sitesReachedFrom(Callee, 1))
+      if (std::optional<MaskSite> Bound =
+              bindAtCall(S, Call, Function, Evaluator, *Ctx);
+          Bound && Bound->MaskParam < 0)
+        Sites.push_back(*Bound);
     const FunctionDecl *CalleeDef =
         Callee->getDefinition() ? Callee->getDefinition() : Callee;
     SourceLocation Loc = SM.getExpansionLoc(beginOf(Call));
@@ -384,7 +388,7 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
         D->divergenceAt(Call, Level::warp());
     if (Reason) {
       auto Candidate = llvm::find_if(Sites, [&](const MaskSite &S) {
-        return !S.DivergesOnItsOwn &&
+        return (!S.DivergesOnItsOwn || S.BoundMask) &&
                !exitedLanesAreFine(*Reason, Function, S.Intrinsic);
       });
       if (Candidate == Sites.end())
@@ -410,7 +414,9 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       return D->symbolValueAtCall(Call, Symbol);
     };
     for (const MaskSite &S : Sites) {
-      if (S.DivergesOnItsOwn || S.Function != CalleeDef)
+      // A site whose mask this call makes full was not reported where it
+      // diverges (the mask was a parameter there): it is reported here.
+      if ((S.DivergesOnItsOwn && !S.BoundMask) || S.Function != CalleeDef)
         continue;
       std::optional<DivergenceReason> Inner =
           CalleeD->divergenceAt(S.Call, Level::warp(), Inputs);
@@ -421,7 +427,9 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       P.Loc = Loc;
       P.Site = S;
       P.Reason = Inner;
-      P.ThroughArgument = true;
+      // A bound mask site that diverges on its own: the callee's branch is
+      // the reason, not an argument of this call.
+      P.ThroughArgument = !(S.BoundMask && S.DivergesOnItsOwn);
       P.Call = Call;
       // The argument that carries the non-uniform value: the first
       // parameter the diverging condition depends on.
@@ -500,6 +508,25 @@ void FullWarpMaskCheck::emit(const Pending &P) {
                            : calleeDisplayName(P.Call));
     } else {
       explainDivergence(*this, R, "warp", "the call", *Ctx);
+    }
+    if (Site.BoundMask && Site.MaskOwner && Site.BoundParam >= 0 &&
+        static_cast<unsigned>(Site.BoundParam) <
+            Site.MaskOwner->getNumParams()) {
+      const ParmVarDecl *Param = Site.MaskOwner->getParamDecl(
+          static_cast<unsigned>(Site.BoundParam));
+      diag(Site.Call->getArg(0)->getBeginLoc(),
+           "'%0' is called here with the mask that '%1' of '%2' passes on",
+           DiagnosticIDs::Note)
+          << Site.Intrinsic << Param->getName()
+          << Site.MaskOwner->getNameAsString();
+      diag(Site.BoundDefault ? Param->getDefaultArgRange().getBegin()
+                             : Site.BoundMask->getBeginLoc(),
+           Site.BoundDefault ? "'%0' defaults to a full warp mask, and the "
+                               "call leaves the default"
+                             : "the call passes a full warp mask as '%0'",
+           DiagnosticIDs::Note)
+          << Param->getName();
+      return;
     }
     diag(reportLocation(Site, Ctx->getSourceManager()),
          "'%0' is called here with %1", DiagnosticIDs::Note)

@@ -50,6 +50,19 @@ public:
     const VarDecl *Variable = nullptr;
     /// The site diverges within the warp in its own function.
     bool DivergesOnItsOwn = false;
+    /// The mask is this parameter of Function, passed on unchanged: full
+    /// only where a call binds it to a full mask (-1: not a parameter).
+    int MaskParam = -1;
+    /// Where a call made the mask full: the argument it passes, or the
+    /// parameter's default it leaves (BoundDefault). Only for the call that
+    /// binds the mask parameter of Function itself.
+    const Expr *BoundMask = nullptr;
+    bool BoundDefault = false;
+    /// The function whose parameter MaskParam is (Function, or a caller
+    /// that passes its own parameter on).
+    const FunctionDecl *MaskOwner = nullptr;
+    /// For a bound mask: the parameter of MaskOwner it was bound to.
+    int BoundParam = -1;
   };
 
 protected:

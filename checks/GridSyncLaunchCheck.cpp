@@ -240,7 +240,7 @@ void GridSyncLaunchCheck::checkLaunch(const CallExpr *Call,
 
   if (Launch->Coop == analysis::Cooperation::Cooperative) {
     analysis::GridSizeTrace Trace =
-        analysis::traceGridSize(Launch->GridSizes, Context);
+        analysis::traceGridSize(Launch->GridSizes, Context, Call);
     if (Trace.Source != analysis::GridSizeSource::DataSize)
       return;
     std::string Subject =

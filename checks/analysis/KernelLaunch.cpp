@@ -8,6 +8,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <functional>
@@ -1298,10 +1299,165 @@ private:
   llvm::DenseSet<const VarDecl *> Visiting;
 };
 
+/// The locals a grid size is made of: the variables it names and, through
+/// locals' initializers (`dim3 blocks(chunks, problems)`), theirs.
+void collectGridVariables(const Expr *E, llvm::DenseSet<const VarDecl *> &Vars,
+                          unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return;
+  llvm::SmallVector<const Stmt *, 16> Work = {E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+          Var && scopeOf(Var) && Vars.insert(Var).second)
+        collectGridVariables(Var->getInit(), Vars, Depth + 1);
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+}
+
+bool mentionsAny(const Expr *E, const llvm::DenseSet<const VarDecl *> &Vars) {
+  llvm::SmallVector<const Stmt *, 16> Work = {E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+          Var && Vars.contains(Var))
+        return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
+/// Does \p Condition having the truth value \p Holds mean that a value made
+/// of \p GridVars is at most an occupancy-derived bound (`blocks <=
+/// maxBlocks`, `!(chunks * problems > max_grid_size)`)?
+bool fitsUnderOccupancy(const Expr *Condition, bool Holds,
+                        const llvm::DenseSet<const VarDecl *> &GridVars,
+                        GridTracer &Tracer) {
+  const Expr *E = Condition->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(E);
+      Not && Not->getOpcode() == UO_LNot)
+    return fitsUnderOccupancy(Not->getSubExpr(), !Holds, GridVars, Tracer);
+  const auto *Binary = dyn_cast<BinaryOperator>(E);
+  if (!Binary)
+    return false;
+  BinaryOperatorKind Op = Binary->getOpcode();
+  if ((Op == BO_LAnd && Holds) || (Op == BO_LOr && !Holds))
+    return fitsUnderOccupancy(Binary->getLHS(), Holds, GridVars, Tracer) ||
+           fitsUnderOccupancy(Binary->getRHS(), Holds, GridVars, Tracer);
+  if (!Binary->isRelationalOp())
+    return false;
+  // As `Small <= Big` (or <): which side is the smaller one when the
+  // comparison has the given truth value.
+  bool LeftSmaller = (Op == BO_LT || Op == BO_LE) == Holds;
+  const Expr *Small = LeftSmaller ? Binary->getLHS() : Binary->getRHS();
+  const Expr *Big = LeftSmaller ? Binary->getRHS() : Binary->getLHS();
+  return mentionsAny(Small, GridVars) &&
+         (Tracer.trace(Big).Flags & FromOccupancy) != 0;
+}
+
+/// A local flag that is true only while the grid fits: initialized to true,
+/// and set to false (its only writes) inside an `if` whose condition says
+/// the grid is over an occupancy bound (punica's `if (chunks * problems >
+/// max_grid_size) use_cooperative = false;`).
+bool isFitsFlag(const VarDecl *Flag,
+                const llvm::DenseSet<const VarDecl *> &GridVars,
+                GridTracer &Tracer, ASTContext &Context) {
+  if (!Flag || !scopeOf(Flag) || !Flag->getType()->isBooleanType() ||
+      !Flag->getInit())
+    return false;
+  const auto *Initial =
+      dyn_cast<CXXBoolLiteralExpr>(Flag->getInit()->IgnoreParenImpCasts());
+  if (!Initial || !Initial->getValue())
+    return false;
+  bool Cleared = false;
+  for (const VarUse &Use : collectUses(Flag, Context)) {
+    if (Use.Kind == UseKind::Read)
+      continue;
+    if (Use.Kind != UseKind::Write || !Use.Steps.empty() || !Use.Value ||
+        !Use.Where)
+      return false;
+    const auto *Value =
+        dyn_cast<CXXBoolLiteralExpr>(Use.Value->IgnoreParenImpCasts());
+    if (!Value || Value->getValue())
+      return false;
+    // The nearest enclosing `if` must be entered only when over the bound.
+    const Stmt *Child = Use.Where;
+    const IfStmt *Guard = nullptr;
+    bool InThen = false;
+    for (unsigned Steps = 0; Child && Steps < 64 && !Guard; ++Steps) {
+      DynTypedNodeList Parents = Context.getParents(*Child);
+      if (Parents.size() != 1)
+        break;
+      if (const auto *If = Parents[0].get<IfStmt>()) {
+        if (If->getCond() == Child)
+          return false;
+        Guard = If;
+        InThen = If->getThen() == Child;
+        break;
+      }
+      Child = Parents[0].get<Stmt>();
+    }
+    if (!Guard || !Guard->getCond() ||
+        !fitsUnderOccupancy(Guard->getCond(), !InThen, GridVars, Tracer))
+      return false;
+    Cleared = true;
+  }
+  return Cleared;
+}
+
+/// The launch runs only where its grid fits under an occupancy bound: some
+/// enclosing `if` (its then-branch, or its else-branch with the condition
+/// negated) tests that directly or through a flag (isFitsFlag).
+bool guardedByOccupancy(const CallExpr *Launch,
+                        llvm::ArrayRef<const Expr *> GridSizes,
+                        ASTContext &Context) {
+  llvm::DenseSet<const VarDecl *> GridVars;
+  for (const Expr *Grid : GridSizes)
+    collectGridVariables(Grid, GridVars);
+  if (GridVars.empty())
+    return false;
+  GridTracer Tracer(Context);
+  const Stmt *Child = Launch;
+  for (unsigned Steps = 0; Child && Steps < 256; ++Steps) {
+    DynTypedNodeList Parents = Context.getParents(*Child);
+    if (Parents.size() != 1)
+      return false;
+    if (Parents[0].get<FunctionDecl>() || Parents[0].get<LambdaExpr>())
+      return false;
+    if (const auto *If = Parents[0].get<IfStmt>();
+        If && If->getCond() && If->getCond() != Child) {
+      bool Holds = If->getThen() == Child;
+      if (fitsUnderOccupancy(If->getCond(), Holds, GridVars, Tracer))
+        return true;
+      const Expr *Cond = If->getCond()->IgnoreParenImpCasts();
+      bool FlagHolds = Holds;
+      if (const auto *Not = dyn_cast<UnaryOperator>(Cond);
+          Not && Not->getOpcode() == UO_LNot) {
+        Cond = Not->getSubExpr()->IgnoreParenImpCasts();
+        FlagHolds = !Holds;
+      }
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Cond); Ref && FlagHolds)
+        if (isFitsFlag(dyn_cast<VarDecl>(Ref->getDecl()), GridVars, Tracer,
+                       Context))
+          return true;
+    }
+    Child = Parents[0].get<Stmt>();
+  }
+  return false;
+}
+
 } // namespace
 
 GridSizeTrace traceGridSize(llvm::ArrayRef<const Expr *> GridSizes,
-                            ASTContext &Context) {
+                            ASTContext &Context, const CallExpr *Launch) {
   GridSizeTrace Result;
   if (GridSizes.empty())
     return Result;
@@ -1314,6 +1470,11 @@ GridSizeTrace traceGridSize(llvm::ArrayRef<const Expr *> GridSizes,
     return Result;
   }
   if ((All.Flags & Divided) && !(All.Flags & (Opaque | FromSMCount))) {
+    // Sized by the data but launched only when it fits: bounded after all.
+    if (Launch && guardedByOccupancy(Launch, GridSizes, Context)) {
+      Result.Source = GridSizeSource::Occupancy;
+      return Result;
+    }
     Result.Source = GridSizeSource::DataSize;
     Result.Division = All.Division;
   }

@@ -92,8 +92,15 @@ struct GridSizeTrace {
 };
 
 /// Where the grid size of a launch comes from, over all of \p GridSizes.
+/// With \p Launch, a grid sized by the data counts as bounded when the
+/// launch runs only under a test that it fits an occupancy bound: an
+/// enclosing `if (blocks <= maxBlocks)`, or a flag cleared when it does not
+/// (`if (chunks * problems > max_grid_size) use_cooperative = false;` ...
+/// `if (use_cooperative) cudaLaunchCooperativeKernel(...)`, punica's
+/// fallback).
 GridSizeTrace traceGridSize(llvm::ArrayRef<const Expr *> GridSizes,
-                            ASTContext &Context);
+                            ASTContext &Context,
+                            const CallExpr *Launch = nullptr);
 
 /// A name CUDA 13 removed, with what to use instead.
 struct RemovedCudaName {
