@@ -5,6 +5,7 @@
 
 #include "tool/driver/HeaderPairing.h"
 #include "tool/driver/MemoryBudget.h"
+#include "tool/driver/Reporters.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/Regex.h"
@@ -244,7 +245,8 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                           Failed[I] != 0);
       else if (Failed[I])
         // One write: a line other threads cannot split.
-        llvm::errs() << ("Error while processing " + Files[I] + ".\n");
+        llvm::errs() << ("Error while processing " + escapeForTerminal(Files[I]) +
+                         ".\n");
     }
   };
 
@@ -409,13 +411,13 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         {
           std::scoped_lock Lock(ResultMutex);
           if (OverMemory)
-            llvm::errs() << "cuda-tidy: error: '" << Files[I]
+            llvm::errs() << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
                          << "' needed more than "
                          << Settings.FileMemoryLimitBytes / (1024ULL * 1024)
                          << " MiB of memory (--file-memory-limit); its "
                             "analysis was abandoned and it has no findings\n";
           else
-            llvm::errs() << "cuda-tidy: error: '" << Files[I]
+            llvm::errs() << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
                          << "' took longer than "
                          << llvm::format("%g", Settings.FileTimeLimitSeconds)
                          << " s (--file-time-limit); its analysis was "

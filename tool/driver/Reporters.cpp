@@ -4,7 +4,11 @@
 #include "checks/CudaTidyModule.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 #include <set>
@@ -29,15 +33,159 @@ static std::string uriFromPath(llvm::StringRef Path) {
   return Uri;
 }
 
+void forEachUnsafeByte(llvm::StringRef Text,
+                       llvm::function_ref<void(llvm::StringRef)> Copy,
+                       llvm::function_ref<void(unsigned char)> Byte) {
+  const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(Text.begin());
+  const auto *End = reinterpret_cast<const llvm::UTF8 *>(Text.end());
+  const llvm::UTF8 *Run = Begin;
+  auto Flush = [&](const llvm::UTF8 *To) {
+    if (To != Run)
+      Copy(llvm::StringRef(reinterpret_cast<const char *>(Run),
+                           static_cast<size_t>(To - Run)));
+  };
+  for (const llvm::UTF8 *P = Begin; P != End;) {
+    const unsigned char C = *P;
+    if (C >= 0x20 && C < 0x7f) {
+      ++P;
+      continue;
+    }
+    if (C >= 0x80) {
+      const unsigned Length = llvm::getNumBytesForUTF8(C);
+      const bool Legal = Length <= static_cast<unsigned>(End - P) &&
+                         llvm::isLegalUTF8Sequence(P, P + Length);
+      const bool C1 = Legal && C == 0xC2 && P[1] >= 0x80 && P[1] <= 0x9F;
+      if (Legal && !C1) {
+        P += Length;
+        continue;
+      }
+      Flush(P);
+      const unsigned Unsafe = C1 ? 2 : 1;
+      for (unsigned I = 0; I < Unsafe; ++I)
+        Byte(P[I]);
+      P += Unsafe;
+      Run = P;
+      continue;
+    }
+    Flush(P); // C0 or DEL
+    Byte(C);
+    ++P;
+    Run = P;
+  }
+  Flush(End);
+}
+
+std::string escapeForTerminal(llvm::StringRef Text) {
+  std::string Out;
+  Out.reserve(Text.size());
+  forEachUnsafeByte(
+      Text, [&](llvm::StringRef Safe) { Out += Safe; },
+      [&](unsigned char C) {
+        Out += "\\x";
+        Out += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
+        Out += llvm::hexdigit(C & 15, /*LowerCase=*/false);
+      });
+  return Out;
+}
+
+bool needsTerminalEscape(llvm::StringRef Text) {
+  bool Unsafe = false;
+  forEachUnsafeByte(
+      Text, [](llvm::StringRef) {}, [&](unsigned char) { Unsafe = true; });
+  return Unsafe;
+}
+
+std::pair<std::vector<ClangTidyError>,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>>
+withPrintableFileNames(llvm::ArrayRef<ClangTidyError> Errors,
+                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base) {
+  std::vector<ClangTidyError> Out(Errors.begin(), Errors.end());
+  llvm::StringMap<std::string> Renamed; // real name -> printed name
+  auto Printed = [&](const std::string &Name) -> std::string {
+    if (Name.empty() || !needsTerminalEscape(Name))
+      return Name;
+    auto It = Renamed.try_emplace(Name, escapeForTerminal(Name)).first;
+    return It->second;
+  };
+  for (ClangTidyError &Error : Out) {
+    Error.Message.FilePath = Printed(Error.Message.FilePath);
+    for (tooling::DiagnosticMessage &Note : Error.Notes)
+      Note.FilePath = Printed(Note.FilePath);
+    llvm::StringMap<tooling::Replacements> Fix;
+    for (auto &[File, Replacements] : Error.Message.Fix) {
+      const std::string To = Printed(File.str());
+      tooling::Replacements Moved;
+      for (const tooling::Replacement &R : Replacements)
+        llvm::consumeError(Moved.add(tooling::Replacement(
+            To, R.getOffset(), R.getLength(), R.getReplacementText())));
+      Fix[To] = std::move(Moved);
+    }
+    Error.Message.Fix = std::move(Fix);
+  }
+  if (Renamed.empty())
+    return {std::move(Out), std::move(Base)};
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
+      new llvm::vfs::InMemoryFileSystem);
+  for (const auto &Entry : Renamed) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Bytes =
+        Base->getBufferForFile(Entry.getKey());
+    if (Bytes)
+      Memory->addFile(Entry.getValue(), 0,
+                      llvm::MemoryBuffer::getMemBufferCopy(
+                          (*Bytes)->getBuffer(), Entry.getValue()));
+  }
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Overlay(
+      new llvm::vfs::OverlayFileSystem(std::move(Base)));
+  Overlay->pushOverlay(Memory);
+  return {std::move(Out), Overlay};
+}
+
 static const char *levelName(const Finding &F) {
   return F.Level == Finding::Severity::Error ? "error" : "warning";
 }
 
+/// \p Value as indented JSON text, with DEL and the C1 controls (U+0080 to
+/// U+009F), which llvm::json leaves raw in strings and some terminals act
+/// on, written as \u escapes (issue 16 F19). Outside strings JSON text is
+/// ASCII, so every such byte is inside one.
+static void writeJsonText(llvm::raw_ostream &OS, const llvm::json::Value &Value) {
+  const std::string Text = llvm::formatv("{0:2}", Value).str();
+  for (size_t I = 0; I < Text.size(); ++I) {
+    const auto C = static_cast<unsigned char>(Text[I]);
+    unsigned Escaped = 0;
+    if (C == 0x7f) {
+      Escaped = C;
+    } else if (C == 0xC2 && I + 1 < Text.size()) {
+      const auto Next = static_cast<unsigned char>(Text[I + 1]);
+      if (Next >= 0x80 && Next <= 0x9F) {
+        Escaped = Next;
+        ++I;
+      }
+    }
+    if (Escaped)
+      OS << llvm::format("\\u%04x", Escaped);
+    else
+      OS << Text[I];
+  }
+  OS << "\n";
+}
+
+/// "file", and "fileUri" (the name's exact bytes, percent-encoded as in
+/// SARIF) when the name is not UTF-8: JSON strings are Unicode, and
+/// llvm::json writes each invalid byte as U+FFFD, which names another file
+/// (issue 16 F19).
+static void addFile(llvm::json::Object &Object, llvm::StringRef Key,
+                    const std::string &File) {
+  Object[Key] = File;
+  if (!llvm::json::isUTF8(File))
+    Object[(Key + "Uri").str()] = uriFromPath(File);
+}
+
 static llvm::json::Object pointJson(const SourcePoint &P,
                                     const ReportContext &Context) {
-  return llvm::json::Object{{"file", relativeTo(P.File, Context.Root)},
-                            {"line", P.Line},
-                            {"column", P.Column}};
+  llvm::json::Object Point{{"line", P.Line}, {"column", P.Column}};
+  addFile(Point, "file", relativeTo(P.File, Context.Root));
+  return Point;
 }
 
 void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
@@ -51,12 +199,13 @@ void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
       Note["message"] = N.Message;
       Notes.push_back(std::move(Note));
     }
-    for (const FindingFix &X : F.Fixes)
-      Fixes.push_back(llvm::json::Object{
-          {"file", relativeTo(X.File, Context.Root)},
-          {"offset", X.Offset},
-          {"length", X.Length},
-          {"replacement", X.Replacement}});
+    for (const FindingFix &X : F.Fixes) {
+      llvm::json::Object Fix{{"offset", X.Offset},
+                             {"length", X.Length},
+                             {"replacement", X.Replacement}};
+      addFile(Fix, "file", relativeTo(X.File, Context.Root));
+      Fixes.push_back(std::move(Fix));
+    }
     llvm::json::Object Item = pointJson(F.Where, Context);
     Item["check"] = F.Check;
     Item["level"] = levelName(F);
@@ -72,7 +221,7 @@ void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
       {"version", Context.ToolVersion},
       {"schemaVersion", 1},
       {"findings", std::move(Items)}};
-  OS << llvm::formatv("{0:2}", Root) << "\n";
+  writeJsonText(OS, Root);
 }
 
 static llvm::json::Object sarifRegion(const SourcePoint &Begin,
@@ -208,34 +357,29 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                 {"%SRCROOT%",
                  llvm::json::Object{{"uri", "file://" + uriFromPath(Context.Root) + "/"}}}}},
            {"results", std::move(Results)}}}}};
-  OS << llvm::formatv("{0:2}", Log) << "\n";
+  writeJsonText(OS, Log);
 }
 
 std::string escapeGitHubData(llvm::StringRef Text) {
   std::string Out;
-  for (char C : Text) {
-    switch (C) {
-    case '%':
-      Out += "%25";
-      break;
-    case '\r':
-      Out += "%0D";
-      break;
-    case '\n':
-      Out += "%0A";
-      break;
-    default:
-      // Other control bytes (ESC, BEL, ...) would reach the log raw and can
-      // spoof it (issue 16 F19); GitHub shows the escape as text.
-      if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f) {
+  // Control bytes (ESC, BEL, ..., the C1 controls) would reach the log raw
+  // and can spoof it, and invalid UTF-8 would reach it as U+FFFD (issue 16
+  // F19): all are percent-encoded (GitHub shows the escape as text; CR, LF
+  // and '%' it decodes).
+  forEachUnsafeByte(
+      Text,
+      [&](llvm::StringRef Safe) {
+        for (char C : Safe)
+          if (C == '%')
+            Out += "%25";
+          else
+            Out.push_back(C);
+      },
+      [&](unsigned char C) {
         Out += '%';
-        Out += llvm::hexdigit(static_cast<unsigned char>(C) >> 4, false);
-        Out += llvm::hexdigit(static_cast<unsigned char>(C) & 15, false);
-      } else {
-        Out.push_back(C);
-      }
-    }
-  }
+        Out += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
+        Out += llvm::hexdigit(C & 15, /*LowerCase=*/false);
+      });
   return Out;
 }
 

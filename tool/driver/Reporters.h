@@ -3,7 +3,12 @@
 #define CUDA_TIDY_TOOL_DRIVER_REPORTERS_H
 
 #include "tool/driver/Findings.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <utility>
+#include <vector>
 
 namespace clang::tidy::cuda::driver {
 
@@ -27,6 +32,29 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
 void writeGitHubAnnotations(llvm::raw_ostream &OS,
                             const std::vector<Finding> &Findings,
                             const ReportContext &Context);
+
+/// Calls \p Byte for each byte of \p Text a terminal or a log viewer would
+/// act on, or that is not UTF-8 (issue 16 F19): C0 controls (ESC, BEL, CR,
+/// LF, ...), DEL, the two-byte UTF-8 C1 controls (U+0080 to U+009F: the
+/// 8-bit CSI and OSC), and each byte of an invalid UTF-8 sequence; calls
+/// \p Copy with each run of the other bytes.
+void forEachUnsafeByte(llvm::StringRef Text,
+                       llvm::function_ref<void(llvm::StringRef)> Copy,
+                       llvm::function_ref<void(unsigned char)> Byte);
+/// \p Text with each of those bytes written `\xHH` (a file name in text
+/// output and on standard error).
+std::string escapeForTerminal(llvm::StringRef Text);
+/// Whether \p Text has any of those bytes.
+bool needsTerminalEscape(llvm::StringRef Text);
+
+/// For the text format, which clang's printer writes: \p Errors with every
+/// file name that needs escaping (message, notes, fix-its) replaced by its
+/// escapeForTerminal spelling, and \p Base with each such file's bytes
+/// served under that name as well, so clang still shows its lines.
+std::pair<std::vector<ClangTidyError>,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>>
+withPrintableFileNames(llvm::ArrayRef<ClangTidyError> Errors,
+                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base);
 
 /// Escaping of workflow-command data and property values, exposed for tests.
 std::string escapeGitHubData(llvm::StringRef Text);

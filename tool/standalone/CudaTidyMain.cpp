@@ -860,8 +860,11 @@ int main(int Argc, const char **Argv) {
     // keeps permissions, writes atomically, refuses a file changed
     // meanwhile).
     if (Format == OutputFormat::Text && !Shown.empty()) {
-      handleErrors(Shown, ReportContext, FB_NoFix, WarningsAsErrorsCount,
-                   BaseFS);
+      // File names a terminal would act on (ESC sequences) or that are not
+      // UTF-8 are printed escaped (issue 16 F19).
+      auto [Printable, PrintFS] = withPrintableFileNames(Shown, BaseFS);
+      handleErrors(Printable, ReportContext, FB_NoFix, WarningsAsErrorsCount,
+                   PrintFS);
       llvm::outs().flush();
     }
   };
@@ -888,7 +891,8 @@ int main(int Argc, const char **Argv) {
     if (Failed)
       // One write: a line other threads (a worker's clang diagnostics, the
       // time limit's watchdog) cannot split.
-      llvm::errs() << ("Error while processing " + Analyzed[I] + ".\n");
+      llvm::errs() << ("Error while processing " +
+                       escapeForTerminal(Analyzed[I]) + ".\n");
     llvm::errs().flush();
   };
   if (FileTimeLimit < 0) {
