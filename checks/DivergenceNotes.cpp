@@ -1,6 +1,8 @@
 //===--- DivergenceNotes.cpp - how warp/group checks explain divergence ---===//
 
 #include "checks/DivergenceNotes.h"
+#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/BlockExtentGuards.h"
 #include "checks/analysis/CooperativeGroups.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -206,5 +208,40 @@ llvm::StringRef missingThreads(DivergenceKind Kind, llvm::StringRef Who) {
   return Lanes ? "lanes that skipped this branch"
                : "threads that skipped this branch";
 }
+
+/// What the potential tier's messages add when only an unknown block width
+/// makes threadIdx.y/z split a warp.
+constexpr llvm::StringLiteral UnknownRowWidth =
+    "; potential: the condition depends on threadIdx.y or .z, which is the "
+    "same across a warp when blockDim.x is a multiple of 32, and no launch in "
+    "this file shows the block's width";
+
+std::string warpPotentialFact(analysis::AnalysisManager &Manager,
+                              const FunctionDecl *Function, const Stmt *Site,
+                              const analysis::DivergenceReason &Reason,
+                              ASTContext &Ctx, analysis::Level Within,
+                              llvm::StringRef Members) {
+  if (Manager.divergesOnlyForUnknownRowWidth(Function, Site, Within))
+    return UnknownRowWidth.str();
+  if (Reason.Kind != analysis::DivergenceKind::EarlyExit || !Reason.Function)
+    return "";
+  const analysis::FunctionDivergence *Exiting =
+      Manager.divergence(Reason.Function);
+  if (!Exiting || !Exiting->isAnalyzed())
+    return "";
+  std::optional<analysis::BlockExtentGuard> Guard = analysis::blockExtentGuard(
+      Reason.Branch, Reason.Exit, *Exiting, Ctx);
+  if (!Guard)
+    return "";
+  std::string Bound = analysis::boundSpelling(*Guard, Ctx);
+  std::string Dim(1, Guard->Dimension);
+  return ("; potential: only threads with threadIdx." + Dim +
+          " at or beyond '" + Bound +
+          "' return, so " + Members.str() +
+          " leave only if the kernel is launched with a "
+          "block wider than that in " +
+          Dim + ", which the tool does not see here");
+}
+
 
 } // namespace clang::tidy::cuda

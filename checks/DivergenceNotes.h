@@ -25,6 +25,9 @@ class FunctionDecl;
 class Stmt;
 namespace tidy {
 class ClangTidyCheck;
+namespace cuda::analysis {
+class AnalysisManager;
+} // namespace cuda::analysis
 } // namespace tidy
 } // namespace clang
 
@@ -68,6 +71,19 @@ void explainDivergence(ClangTidyCheck &Check,
 /// branch", "lanes that left early", "lanes that left the loop".
 llvm::StringRef missingThreads(analysis::DivergenceKind Kind,
                                llvm::StringRef Who);
+
+/// The potential tier of the checks at warp scope and below: the group
+/// diverges at \p Site only because of a fact the tool does not see. Either
+/// only an unknown block width lets threadIdx.y/z split the warp, or the
+/// threads that left returned on `threadIdx.D >= bound`, which only a block
+/// launched wider than the bound has (BlockExtentGuards.h). The message
+/// suffix naming the fact ("; potential: ..."); empty for a definite finding.
+/// \p Members names who leaves ("lanes").
+std::string warpPotentialFact(analysis::AnalysisManager &Manager,
+                              const FunctionDecl *Function, const Stmt *Site,
+                              const analysis::DivergenceReason &Reason,
+                              ASTContext &Ctx, analysis::Level Within,
+                              llvm::StringRef Members = "lanes");
 
 } // namespace clang::tidy::cuda
 

@@ -257,12 +257,25 @@ DivergentGroupCreationCheck::DivergentGroupCreationCheck(
     StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AssumeBlockDimXMultipleOf32(
-          Options.getLocalOrGlobal("AssumeBlockDimXMultipleOf32", false)) {}
+          Options.getLocalOrGlobal("AssumeBlockDimXMultipleOf32", false)),
+      ReportPotential(Options.get("ReportPotential", false)) {}
 
 void DivergentGroupCreationCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AssumeBlockDimXMultipleOf32",
                 AssumeBlockDimXMultipleOf32);
+  Options.store(Opts, "ReportPotential", ReportPotential);
+}
+
+std::string DivergentGroupCreationCheck::potentialFact(
+    const Stmt *Site, const DivergenceReason &Reason, Level Within,
+    const FunctionDivergence &D, const ASTContext &Ctx) const {
+  analysis::AnalysisOptions Opts;
+  Opts.AssumeBlockDimXMultipleOf32 = AssumeBlockDimXMultipleOf32;
+  auto &Context = const_cast<ASTContext &>(Ctx);
+  AnalysisManager &Manager = AnalysisManager::forContext(Context, Opts);
+  return warpPotentialFact(Manager, D.function(), Site, Reason, Context,
+                           Within, "threads");
 }
 
 void DivergentGroupCreationCheck::registerMatchers(MatchFinder *Finder) {
@@ -414,15 +427,18 @@ bool DivergentGroupCreationCheck::checkStale(const CallExpr *Call,
   llvm::StringRef Name = Call->getDirectCallee()->getName();
   if (toleratesExitedMembers(Name) && isKernelExit(*Reason, FD))
     return false;
+  std::string Fact = potentialFact(Call, *Reason, O->Span, D, Ctx);
+  if (!Fact.empty() && !ReportPotential)
+    return true;
   SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(beginOf(Call));
   if (!claim(Loc))
     return true;
   diag(Loc, "'%0' on coalesced group '%1' is reached under control flow "
             "that diverged after the group was made (%2): %3 are still "
-            "members of the group")
+            "members of the group%4")
       << Collective << Ref->getDecl()->getName()
       << analysis::divergenceKindName(Reason->Kind)
-      << missingThreads(Reason->Kind, "lanes");
+      << missingThreads(Reason->Kind, "lanes") << Fact;
   noteOrigin(*this, *O, Handle, /*Stale=*/true);
   explainDivergence(*this, *Reason, levelName(O->Span), "the collective", Ctx);
   return true;
@@ -461,15 +477,16 @@ void DivergentGroupCreationCheck::checkPartition(
   std::optional<DivergenceReason> Reason = D.divergenceAt(Call, Within);
   if (!Reason)
     return;
+  std::string Fact = potentialFact(Call, *Reason, Within, D, Ctx);
   SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(beginOf(Call));
   if (Parent->MadeBy)
     ReportedParents.insert(Parent->MadeBy);
-  if (!claim(Loc))
+  if ((!Fact.empty() && !ReportPotential) || !claim(Loc))
     return;
   diag(Loc, "'%0' partitions %1 under control flow that diverges within the "
-            "%2 (%3); every thread of the parent group must reach it")
+            "%2 (%3); every thread of the parent group must reach it%4")
       << Spelling << describeGroup(*Parent, Handle, Ctx) << levelName(Within)
-      << analysis::divergenceKindName(Reason->Kind);
+      << analysis::divergenceKindName(Reason->Kind) << Fact;
   noteOrigin(*this, *Parent, Handle, /*Stale=*/false);
   explainDivergence(*this, *Reason, levelName(Within), "the partition", Ctx);
 }
@@ -484,13 +501,16 @@ void DivergentGroupCreationCheck::checkImplicitHandle(
   std::optional<DivergenceReason> Reason = D.divergenceAt(Call, Within);
   if (!Reason)
     return;
+  std::string Fact = potentialFact(Call, *Reason, Within, D, Ctx);
+  if (!Fact.empty() && !ReportPotential)
+    return;
   SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(beginOf(Call));
   if (!claim(Loc))
     return;
   diag(Loc, "'%0()' is made under control flow that diverges within the %1 "
-            "(%2); create implicit group handles before any branching")
+            "(%2); create implicit group handles before any branching%3")
       << Name << levelName(Within)
-      << analysis::divergenceKindName(Reason->Kind);
+      << analysis::divergenceKindName(Reason->Kind) << Fact;
   explainDivergence(*this, *Reason, levelName(Within), "it", Ctx);
 }
 

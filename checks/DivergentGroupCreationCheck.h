@@ -77,8 +77,18 @@ private:
                   const Expr *Handle, const analysis::FunctionDivergence &D,
                   const ASTContext &Ctx);
 
+  /// The potential tier's message suffix for a divergence at \p Site within
+  /// \p Within (DivergenceNotes.h: warpPotentialFact); empty when definite.
+  std::string potentialFact(const Stmt *Site,
+                            const analysis::DivergenceReason &Reason,
+                            analysis::Level Within,
+                            const analysis::FunctionDivergence &D,
+                            const ASTContext &Ctx) const;
+
   /// blockDim.x is a multiple of 32: threadIdx.y and .z are warp-uniform.
   const bool AssumeBlockDimXMultipleOf32;
+  /// Also report the potential tier (option ReportPotential).
+  const bool ReportPotential;
   llvm::DenseSet<unsigned> Reported;
 };
 

@@ -163,41 +163,6 @@ SourceLocation reportLocation(const FullWarpMaskCheck::MaskSite &Site,
   return SM.getExpansionLoc(Loc);
 }
 
-/// What the potential tier's messages add when only an unknown block width
-/// makes threadIdx.y/z split a warp.
-constexpr llvm::StringLiteral UnknownRowWidth =
-    "; potential: the condition depends on threadIdx.y or .z, which is the "
-    "same across a warp when blockDim.x is a multiple of 32, and no launch in "
-    "this file shows the block's width";
-
-/// The potential tier: the warp diverges only because of a fact the tool
-/// does not see. Either only an unknown block width lets threadIdx.y/z split
-/// the warp, or the lanes that left returned on `threadIdx.D >= bound`, which
-/// only a block launched wider than the bound has (BlockExtentGuards.h). The
-/// message suffix naming the fact; empty for a definite finding.
-std::string potentialFact(AnalysisManager &Manager,
-                          const FunctionDecl *Function, const CallExpr *Call,
-                          const DivergenceReason &Reason, ASTContext &Ctx) {
-  if (Manager.divergesOnlyForUnknownRowWidth(Function, Call, Level::warp()))
-    return UnknownRowWidth.str();
-  if (Reason.Kind != DivergenceKind::EarlyExit || !Reason.Function)
-    return "";
-  const FunctionDivergence *Exiting = Manager.divergence(Reason.Function);
-  if (!Exiting || !Exiting->isAnalyzed())
-    return "";
-  std::optional<analysis::BlockExtentGuard> Guard = analysis::blockExtentGuard(
-      Reason.Branch, Reason.Exit, *Exiting, Ctx);
-  if (!Guard)
-    return "";
-  std::string Bound = analysis::boundSpelling(*Guard, Ctx);
-  std::string Dim(1, Guard->Dimension);
-  return ("; potential: only threads with threadIdx." + Dim +
-          " at or beyond '" + Bound +
-          "' return, so lanes leave only if the kernel is launched with a "
-          "block wider than that in " +
-          Dim + ", which the tool does not see here");
-}
-
 /// In converged code these full masks assume nothing a tile would state
 /// better: `__syncwarp()` with its default mask is the documented way to
 /// order a converged warp's memory accesses, and `__ballot_sync(FULL, p)`
@@ -349,7 +314,7 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
           P.Reason = Reason;
           P.Site.DivergesOnItsOwn = true;
           P.PotentialFact =
-              potentialFact(Manager, Function, Call, *Reason, *Ctx);
+              warpPotentialFact(Manager, Function, Call, *Reason, *Ctx, Level::warp());
           P.Potential = !P.PotentialFact.empty();
           if (!P.Potential || ReportPotential)
             record(std::move(P));
@@ -399,7 +364,7 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       P.Site = *Candidate;
       P.Reason = Reason;
       P.Call = Call;
-      P.PotentialFact = potentialFact(Manager, Function, Call, *Reason, *Ctx);
+      P.PotentialFact = warpPotentialFact(Manager, Function, Call, *Reason, *Ctx, Level::warp());
       P.Potential = !P.PotentialFact.empty();
       if (!P.Potential || ReportPotential)
         record(std::move(P));
