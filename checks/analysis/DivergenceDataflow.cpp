@@ -265,7 +265,13 @@ void FunctionDivergence::Impl::declare(const VarDecl *Var) {
     // A compile-time constant: the same in every thread of every instance,
     // whatever the functions its initializer calls would compute at run
     // time.
-    if (Var->getType()->isIntegralOrEnumerationType())
+    // Half-typed code (`constexpr int I = ;`) leaves no initializer, or one
+    // with errors, and evaluateValue() would read through it (fuzzer crash,
+    // tests/fuzz/regressions/crash-constexpr-without-initializer.cu).
+    const Expr *Init = Var->getInit();
+    if (Var->getType()->isIntegralOrEnumerationType() && Init &&
+        !Var->isInvalidDecl() && !Init->containsErrors() &&
+        !Init->isValueDependent())
       if (const APValue *Value = Var->evaluateValue(); Value && Value->isInt())
         V.setKnownAlignLog2(alignOfConstant(Value->getInt()));
     if (Escaped.test(*Slot))
