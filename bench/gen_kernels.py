@@ -15,6 +15,12 @@ For each size N, three files of about N statements each:
                   the interprocedural summaries walk.
 (branches-N reports its shuffles after the divergent branches: the
 findings are part of the work measured.)
+
+  gen_kernels.py --hostile <out-dir> [sizes...]
+
+writes the hostile shapes of issue 16 F10 instead: else-if-N (an else-if
+chain of N branches), nested-if-N (N ifs nested without braces), ternary-N
+(N chained conditional operators), plus-N (a sum of N terms).
 """
 import os
 import sys
@@ -80,13 +86,46 @@ def chain(n):
     return "".join(out)
 
 
+def else_if(n):
+    """An else-if chain of n branches on a kernel parameter (issue 16 F10)."""
+    out = [HEADER, "__global__ void elseif(int *Out, int C) {\n  if (C == 0)\n    Out[0] = 0;\n"]
+    for i in range(1, n):
+        out.append("  else if (C == %d)\n    Out[0] = %d;\n" % (i, i))
+    out.append("}\n")
+    return "".join(out)
+
+
+def nested_if(n):
+    """n ifs nested without braces: if (C > 0) if (C > 1) ... (issue 16 F10)."""
+    out = [HEADER, "__global__ void nestedif(int *Out, int C) {\n"]
+    out.append("".join("  if (C > %d)\n" % i for i in range(n)))
+    out.append("    Out[0] = 1;\n}\n")
+    return "".join(out)
+
+
+def ternary(n):
+    """A chain of n conditional operators: C == 0 ? 0 : C == 1 ? 1 : ... (issue 16 F10)."""
+    body = "".join("C == %d ? %d :\n    " % (i, i) for i in range(n))
+    return HEADER + "__global__ void ternary(int *Out, int C) {\n  Out[0] = " + body + "-1;\n}\n"
+
+
+def plus(n):
+    """A sum of n terms: T + T + ... (issue 16 F10)."""
+    terms = "".join("T +%s" % ("\n    " if i % 16 == 15 else " ") for i in range(n - 1))
+    return (HEADER + "__global__ void plus(int *Out, int T) {\n  Out[0] = " + terms + "T;\n}\n")
+
+
 GENERATORS = {"straight": straight, "branches": branches, "chain": chain}
+# Shapes of hostile input that were quadratic (issue 16 F10: 40,000 else-ifs
+# took 37 s); bench/run.py measures them at their own sizes (--hostile-sizes).
+HOSTILE_GENERATORS = {"else-if": else_if, "nested-if": nested_if, "ternary": ternary,
+                      "plus": plus}
 
 
-def generate(out_dir, sizes):
+def generate(out_dir, sizes, generators=None):
     os.makedirs(out_dir, exist_ok=True)
     paths = {}
-    for family, make in GENERATORS.items():
+    for family, make in (generators or GENERATORS).items():
         for n in sizes:
             path = os.path.join(out_dir, "%s-%d.cu" % (family, n))
             text = make(n)
@@ -98,6 +137,10 @@ def generate(out_dir, sizes):
 
 
 if __name__ == "__main__":
-    sizes = [int(s) for s in sys.argv[2:]] or [1000, 2000, 4000, 8000, 16000]
-    for (family, n), path in sorted(generate(sys.argv[1], sizes).items()):
+    args = sys.argv[1:]
+    generators = GENERATORS
+    if args and args[0] == "--hostile":
+        generators, args = HOSTILE_GENERATORS, args[1:]
+    sizes = [int(s) for s in args[1:]] or [1000, 2000, 4000, 8000, 16000]
+    for (family, n), path in sorted(generate(args[0], sizes, generators).items()):
         print(path)

@@ -243,6 +243,47 @@ class Bench:
             scaling[family] = rows
         self.say("")
         self.results["scaling"] = scaling
+        self.hostile_scaling()
+
+    def hostile_scaling(self):
+        """The hostile shapes of issue 16 F10 (an else-if chain, ifs nested
+        without braces, a conditional-operator chain, a sum), at their own
+        sizes: the whole run and the checks' share, once each (they take
+        seconds to minutes). A run past --hostile-time-limit is reported as
+        such (--file-time-limit), not waited for."""
+        sizes = [int(s) for s in self.args.hostile_sizes.split(",") if s]
+        if not sizes:
+            return
+        gen_dir = os.path.join(self.scratch, "hostile")
+        paths = gen_kernels.generate(gen_dir, sizes, gen_kernels.HOSTILE_GENERATORS)
+        self.say("## Scaling: hostile shapes (issue 16 F10; one run each)")
+        self.say("")
+        self.say("| shape | n | whole run | checks | whole-run ratio to the half size |")
+        self.say("|---|---|---|---|---|")
+        hostile = {}
+        limit = "--file-time-limit=%g" % self.args.hostile_time_limit
+        for family in gen_kernels.HOSTILE_GENERATORS:
+            previous = None
+            rows = []
+            for n in sizes:
+                seconds, _, _, err, _ = measure(self.tidy([paths[(family, n)]], "--no-cache",
+                                                          "--time-checks", limit))
+                m = re.search(r"total ([0-9.]+) s, checks ([0-9.]+) s", err)
+                if not m:
+                    rows.append({"n": n, "total": None, "checks": None, "wall": seconds})
+                    self.say("| %s | %d | > %g s (time limit) | - | - |"
+                             % (family, n, self.args.hostile_time_limit))
+                    previous = None
+                    continue
+                total, checks = float(m.group(1)), float(m.group(2))
+                r = ratio(total, previous) if previous else None
+                rows.append({"n": n, "total": total, "checks": checks, "ratio": r})
+                self.say("| %s | %d | %.2f s | %.2f s | %s |" % (
+                    family, n, total, checks, "%.2f" % r if r else "-"))
+                previous = total
+            hostile[family] = rows
+        self.say("")
+        self.results["hostile_scaling"] = hostile
 
     def jobs_and_relint(self, files):
         one = [measure(self.tidy(files, "--no-cache", "-j", "1")) for _ in range(self.args.jobs_reps)]
@@ -332,6 +373,10 @@ def main():
     parser.add_argument("--files", type=int, default=0, help="only the first N corpus files")
     parser.add_argument("--sizes", default="1000,2000,4000,8000,16000")
     parser.add_argument("--scaling-reps", type=int, default=7)
+    parser.add_argument("--hostile-sizes", default="5000,10000,20000",
+                        help="sizes of the hostile shapes (issue 16 F10); empty: skip them")
+    parser.add_argument("--hostile-time-limit", type=float, default=120,
+                        help="--file-time-limit for each hostile run")
     parser.add_argument("--jobs-reps", type=int, default=1)
     parser.add_argument("--skip-per-file", action="store_true")
     parser.add_argument("--skip-scaling", action="store_true")
