@@ -284,10 +284,15 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     if (CompilerInvocation::CreateFromArgs(*Invocation, Args, Diags))
       KeyInvocation = std::move(Invocation);
   }
-  // A cache folder of its own, for the entry reader.
+  // A cache folder of its own, for the entry reader, removed at exit
+  // (libFuzzer ends with exit(); a crash leaves it in the temporary folder).
   llvm::SmallString<128> Folder;
   if (!llvm::sys::fs::createUniqueDirectory("cuda-tidy-fuzz-cache", Folder)) {
     CacheFolder = std::string(Folder);
+    std::atexit([] {
+      Cache.reset();
+      (void)llvm::sys::fs::remove_directories(CacheFolder);
+    });
     auto Store = ctd::CacheStore::open(CacheFolder);
     if (Store)
       Cache = std::move(*Store);
