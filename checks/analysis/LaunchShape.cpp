@@ -14,6 +14,9 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 namespace clang::tidy::cuda::analysis {
@@ -52,6 +55,54 @@ const Expr *stripTemporaries(const Expr *E) {
   }
 }
 
+/// Whether a local is changed in its function, answered once per variable
+/// and with one ExprMutationAnalyzer per function body (its memo is what
+/// keeps repeated questions linear: a TU with many launches and template
+/// instances asked about the same locals thousands of times, each time
+/// with a fresh analyzer, and cuda-samples' reduction_kernel.cu took more
+/// than 15 minutes). One cache per ASTContext, freed with it.
+class MutationCache {
+public:
+  static MutationCache &of(ASTContext &Ctx) {
+    static std::mutex Lock;
+    static std::map<const ASTContext *, MutationCache *> Live;
+    std::scoped_lock Guard(Lock);
+    MutationCache *&Slot = Live[&Ctx];
+    if (!Slot) {
+      Slot = new MutationCache(Ctx);
+      Ctx.AddDeallocation(
+          [](void *Data) {
+            auto *Cache = static_cast<MutationCache *>(Data);
+            {
+              std::scoped_lock Inner(Lock);
+              Live.erase(&Cache->Ctx);
+            }
+            delete Cache;
+          },
+          Slot);
+    }
+    return *Slot;
+  }
+
+  bool isMutated(const VarDecl *Var, const Stmt &Body) {
+    auto [It, New] = Mutated.try_emplace(Var, true);
+    if (!New)
+      return It->second;
+    std::unique_ptr<ExprMutationAnalyzer> &Analyzer = Analyzers[&Body];
+    if (!Analyzer)
+      Analyzer = std::make_unique<ExprMutationAnalyzer>(Body, Ctx);
+    It->second = Analyzer->isMutated(Var);
+    return It->second;
+  }
+
+private:
+  explicit MutationCache(ASTContext &Ctx) : Ctx(Ctx) {}
+  ASTContext &Ctx;
+  llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>>
+      Analyzers;
+  llvm::DenseMap<const VarDecl *, bool> Mutated;
+};
+
 /// The value a variable holds wherever it is read: a constant's
 /// initializer, or a local's when nothing in its function changes it.
 const Expr *singleValue(const VarDecl *Var, ASTContext &Ctx) {
@@ -65,8 +116,8 @@ const Expr *singleValue(const VarDecl *Var, ASTContext &Ctx) {
   const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
   if (!Function || !Function->getBody())
     return nullptr;
-  ExprMutationAnalyzer Mutations(*Function->getBody(), Ctx);
-  return Mutations.isMutated(Var) ? nullptr : Init;
+  return MutationCache::of(Ctx).isMutated(Var, *Function->getBody()) ? nullptr
+                                                                     : Init;
 }
 
 uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth);
