@@ -13,6 +13,7 @@
 #include "checks/GridSyncLaunchCheck.h"
 #include "checks/GroupByValueCheck.h"
 #include "checks/PreferTileCollectivesCheck.h"
+#include "checks/SharedMemoryRaceCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 

@@ -1,0 +1,156 @@
+//===--- SharedMemoryRaceCheck.cpp - cuda-shared-memory-race --------------===//
+
+#include "checks/SharedMemoryRaceCheck.h"
+#include "checks/DivergenceNotes.h"
+#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/SharedAccesses.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+#include <map>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+using analysis::SharedAccess;
+using analysis::SharedConflict;
+using analysis::ThreadCoord;
+
+namespace {
+
+std::string threadName(const ThreadCoord &T, const ThreadCoord &Shape) {
+  if (Shape[1] == 1 && Shape[2] == 1)
+    return "thread " + std::to_string(T[0]);
+  std::string Name = "thread (" + std::to_string(T[0]) + ", " +
+                     std::to_string(T[1]);
+  if (Shape[2] > 1)
+    Name += ", " + std::to_string(T[2]);
+  return Name + ")";
+}
+
+llvm::StringRef verb(const SharedAccess &A) {
+  switch (A.K) {
+  case SharedAccess::Read:
+    return "reads";
+  case SharedAccess::Write:
+    return "writes";
+  case SharedAccess::ReadWrite:
+    return "updates";
+  case SharedAccess::Atomic:
+    return "atomically updates";
+  }
+  return "reads";
+}
+
+llvm::StringRef noun(const SharedAccess &A) {
+  switch (A.K) {
+  case SharedAccess::Read:
+    return "read";
+  case SharedAccess::Write:
+    return "write";
+  case SharedAccess::ReadWrite:
+    return "update";
+  case SharedAccess::Atomic:
+    return "atomic update";
+  }
+  return "read";
+}
+
+} // namespace
+
+void SharedMemoryRaceCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("kernel"),
+                     this);
+}
+
+void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!Kernel || Kernel->isDependentContext() || !Kernel->getBody())
+    return;
+  ASTContext &Ctx = *Result.Context;
+  analysis::AnalysisManager &Manager =
+      analysis::AnalysisManager::forContext(Ctx, analysis::AnalysisOptions());
+  const analysis::FunctionDivergence *D = Manager.divergence(Kernel);
+  if (!D || !D->isAnalyzed())
+    return;
+  analysis::SharedAccessAnalysis Accesses(Kernel, Ctx, Manager);
+  const SourceManager &SM = Ctx.getSourceManager();
+
+  // A store of a block-uniform value that no thread-dependent branch
+  // guards: every thread writes the same value, which no reader can miss.
+  auto BenignStore = [&](const SharedAccess &A) {
+    return A.K == SharedAccess::Write && A.Stored &&
+           D->uniformityOf(A.Stored).isUniformAt(analysis::Scope::Block) &&
+           D->controlUniformity(A.Where).isUniformAt(analysis::Scope::Block);
+  };
+
+  // Accesses by variable and interval, in source order.
+  std::map<std::pair<const VarDecl *, unsigned>, std::vector<const SharedAccess *>>
+      Groups;
+  for (const SharedAccess &A : Accesses.accesses())
+    if (std::optional<unsigned> Interval = Accesses.intervalOf(A))
+      Groups[{A.Var, *Interval}].push_back(&A);
+
+  for (auto &[Key, Members] : Groups) {
+    llvm::sort(Members, [&](const SharedAccess *L, const SharedAccess *R) {
+      return SM.isBeforeInTranslationUnit(L->Where->getBeginLoc(),
+                                          R->Where->getBeginLoc());
+    });
+    struct Pair {
+      const SharedAccess *First;
+      const SharedAccess *Second;
+      SharedConflict Witness;
+    };
+    std::vector<Pair> Pairs;
+    for (size_t I = 0; I < Members.size(); ++I)
+      for (size_t J = I; J < Members.size(); ++J) {
+        const SharedAccess *A = Members[I];
+        const SharedAccess *B = Members[J];
+        if ((A->writes() && BenignStore(*A) && (!B->writes() || BenignStore(*B))) ||
+            (B->writes() && BenignStore(*B) && !A->writes()))
+          continue;
+        std::optional<SharedConflict> Witness = Accesses.conflict(*A, *B);
+        if (!Witness || !Witness->CrossWarp)
+          continue;
+        Pairs.push_back({A, B, *Witness});
+      }
+    if (Pairs.empty())
+      continue;
+    const Pair &Shown = Pairs.front();
+    SourceLocation Loc = SM.getExpansionLoc(Shown.Second->Where->getBeginLoc());
+    if (!Reported.insert(Loc.getRawEncoding()).second)
+      continue;
+    ThreadCoord Shape = Accesses.blockShape();
+    std::string More;
+    if (Pairs.size() > 1)
+      More = " (" + std::to_string(Pairs.size()) +
+             " conflicting pairs of accesses to '" +
+             Key.first->getName().str() + "' in this barrier interval)";
+    diag(Loc, "data race on __shared__ '%0': %1 %2 %3 while %4 %5 it, with no "
+              "block barrier between the two accesses%6%7")
+        << Key.first->getName() << threadName(Shown.Witness.Second, Shape)
+        << verb(*Shown.Second) << Shown.Witness.Cell
+        << threadName(Shown.Witness.First, Shape) << verb(*Shown.First)
+        << (Shown.Witness.AcrossIterations
+                ? " (in different iterations of the loop: it has no barrier "
+                  "on its way back)"
+                : "")
+        << More;
+    if (Shown.First != Shown.Second)
+      diag(SM.getExpansionLoc(Shown.First->Where->getBeginLoc()),
+           "the conflicting %0", DiagnosticIDs::Note)
+          << noun(*Shown.First);
+    diag(Kernel->getLocation(),
+         "in a block of %0 x %1 x %2 threads; a __syncthreads() between the "
+         "accesses orders them",
+         DiagnosticIDs::Note)
+        << Shape[0] << Shape[1] << Shape[2];
+  }
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,40 @@
+//===--- SharedMemoryRaceCheck.h - cuda-shared-memory-race ------*- C++ -*-===//
+//
+// Two accesses to one `__shared__` variable race when different threads of a
+// block make them, at least one writes (atomics do not race with atomics),
+// and no block barrier separates them: they lie in one barrier interval
+// (analysis/BarrierIntervals.h), also around a loop's back edge. A pair is
+// reported only when the analysis shows two threads and a cell
+// (analysis/SharedAccesses.h), one warning per variable and interval, at the
+// access that comes later, with the count of pairs. Threads of one warp only
+// are cuda-implicit-warp-sync's concern, not this rule's. A store of a
+// block-uniform value by every thread (`s = 0;`) is benign and not reported.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_SHAREDMEMORYRACECHECK_H
+#define CUDA_TIDY_CHECKS_SHAREDMEMORYRACECHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+class SharedMemoryRaceCheck : public ClangTidyCheck {
+public:
+  SharedMemoryRaceCheck(StringRef Name, ClangTidyContext *Context)
+      : ClangTidyCheck(Name, Context) {}
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// Locations already reported: a template is checked per instantiation.
+  llvm::DenseSet<unsigned> Reported;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,926 @@
+//===--- SharedAccesses.cpp - who touches which __shared__ cell, and when -===//
+
+#include "checks/analysis/SharedAccesses.h"
+
+#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/BarrierIntervals.h"
+#include "checks/analysis/CallSummaries.h"
+#include "checks/analysis/CudaBuiltins.h"
+#include "checks/analysis/DivergenceAnalysis.h"
+#include "checks/analysis/LaunchShape.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+
+namespace clang::tidy::cuda::analysis {
+
+namespace {
+
+/// How many loop-value combinations and threads one access is evaluated for.
+constexpr size_t MaxCombinations = 64;
+constexpr unsigned MaxThreads = 256;
+constexpr unsigned MaxIterations = 64;
+
+/// A value as the evaluation sees it: a constant plus block-uniform terms
+/// with integer coefficients.
+struct Linear {
+  int64_t Constant = 0;
+  std::map<unsigned, int64_t> Terms;
+  bool isConstant() const { return Terms.empty(); }
+  Linear &add(const Linear &Other, int64_t Sign) {
+    Constant += Sign * Other.Constant;
+    for (const auto &[Symbol, Coeff] : Other.Terms) {
+      int64_t &Mine = Terms[Symbol];
+      Mine += Sign * Coeff;
+      if (Mine == 0)
+        Terms.erase(Symbol);
+    }
+    return *this;
+  }
+  Linear &scale(int64_t Factor) {
+    Constant *= Factor;
+    for (auto It = Terms.begin(); It != Terms.end();) {
+      It->second *= Factor;
+      if (It->second == 0)
+        It = Terms.erase(It);
+      else
+        ++It;
+    }
+    return *this;
+  }
+  bool operator==(const Linear &O) const {
+    return Constant == O.Constant && Terms == O.Terms;
+  }
+};
+
+struct Env {
+  ThreadCoord Thread{};
+  ThreadCoord Block{};
+  llvm::DenseMap<const VarDecl *, int64_t> Counters;
+};
+
+bool isSharedVar(const VarDecl *V) {
+  return V && V->hasAttr<CUDASharedAttr>() && !V->getType()->isReferenceType();
+}
+
+} // namespace
+
+struct SharedAccessAnalysis::Impl {
+  const FunctionDecl *FD;
+  ASTContext &Ctx;
+  AnalysisManager &Manager;
+  const FunctionDivergence *D = nullptr;
+  std::unique_ptr<ParentMap> Parents;
+  std::unique_ptr<BarrierIntervals> Intervals;
+  std::optional<ExprMutationAnalyzer> Mutations;
+  std::vector<SharedAccess> Accesses;
+  llvm::DenseSet<const VarDecl *> Untracked;
+  ThreadCoord Shape{128, 1, 1};
+  llvm::DenseMap<const void *, unsigned> SymbolIds;
+  std::vector<std::string> SymbolNames;
+  llvm::DenseMap<const VarDecl *, bool> MutatedCache;
+  /// Addresses that stand for blockIdx.x ... gridDim.z as symbols.
+  char BuiltinKeys[4][3] = {};
+
+  Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager)
+      : FD(FD), Ctx(Ctx), Manager(Manager) {}
+
+  // --- setup -----------------------------------------------------------------
+  void collect();
+  void chooseShape();
+  void buildIntervals();
+  void classify(const DeclRefExpr *Ref, const VarDecl *Var);
+
+  // --- evaluation --------------------------------------------------------------
+  bool isMutated(const VarDecl *V) {
+    auto [It, New] = MutatedCache.try_emplace(V, true);
+    if (New && Mutations)
+      It->second = Mutations->isMutated(V);
+    return It->second;
+  }
+  unsigned symbol(const void *Key, llvm::StringRef Name) {
+    auto [It, New] =
+        SymbolIds.try_emplace(Key, static_cast<unsigned>(SymbolNames.size()));
+    if (New)
+      SymbolNames.push_back(Name.str());
+    return It->second;
+  }
+  std::optional<Linear> eval(const Expr *E, const Env &En, unsigned Depth = 0);
+  std::optional<bool> truth(const Expr *E, const Env &En, unsigned Depth = 0);
+
+  /// The enclosing for loops of \p S, outermost first, and the `if`s with
+  /// the branch \p S is on.
+  void context(const Stmt *S, std::vector<const ForStmt *> &Loops,
+               std::vector<std::pair<const Expr *, bool>> &Guards) const;
+  /// The counter a for loop steps, when its init, condition and step are
+  /// simple and nothing else in the loop changes it.
+  const VarDecl *counterOf(const ForStmt *For);
+  const VarDecl *findCounter(const ForStmt *For) const;
+  llvm::DenseMap<const ForStmt *, const VarDecl *> Counters;
+  /// The values the loop's counter takes for the environment so far.
+  std::optional<std::vector<int64_t>> runLoop(const ForStmt *For,
+                                              const VarDecl *Counter,
+                                              const Env &En);
+  /// Every (loop values, cell) the thread in \p En makes \p A at; nullopt
+  /// when the index or a loop does not evaluate.
+  struct Touch {
+    std::vector<int64_t> SharedLoops;
+    std::vector<Linear> Cell;
+  };
+  std::optional<std::vector<Touch>>
+  touches(const SharedAccess &A, const Env &Base,
+          const std::vector<const ForStmt *> &SharedWith);
+  std::string cellText(const SharedAccess &A, const std::vector<Linear> &Cell);
+};
+
+void SharedAccessAnalysis::Impl::collect() {
+  const Stmt *Body = FD->getBody();
+  Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
+  Mutations.emplace(*Body, Ctx);
+  struct Refs : RecursiveASTVisitor<Refs> {
+    std::vector<const DeclRefExpr *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      if (isSharedVar(dyn_cast<VarDecl>(Ref->getDecl())))
+        Found.push_back(Ref);
+      return true;
+    }
+  } Scan;
+  Scan.TraverseStmt(const_cast<Stmt *>(Body));
+  for (const DeclRefExpr *Ref : Scan.Found)
+    classify(Ref, cast<VarDecl>(Ref->getDecl()));
+  if (!Untracked.empty())
+    llvm::erase_if(Accesses, [&](const SharedAccess &A) {
+      return Untracked.contains(A.Var);
+    });
+}
+
+void SharedAccessAnalysis::Impl::classify(const DeclRefExpr *Ref,
+                                          const VarDecl *Var) {
+  SharedAccess A;
+  A.Var = Var;
+  A.Ref = Ref;
+  // Up through the subscripts to the whole access.
+  const Expr *Whole = Ref;
+  std::vector<const Expr *> Indices;
+  while (true) {
+    const Stmt *Up = Parents->getParentIgnoreParens(Whole);
+    if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Up);
+        Cast && Cast->getCastKind() == CK_ArrayToPointerDecay) {
+      const Stmt *Above = Parents->getParentIgnoreParens(Cast);
+      const auto *Subscript = dyn_cast_or_null<ArraySubscriptExpr>(Above);
+      if (Subscript && Subscript->getBase()->IgnoreParens() == Cast) {
+        Indices.push_back(Subscript->getIdx());
+        Whole = Subscript;
+        continue;
+      }
+      // The array decays to a pointer that goes somewhere else.
+      Untracked.insert(Var);
+      return;
+    }
+    break;
+  }
+  // A scalar, or an array read whole, needs nothing more; an array used
+  // other than by subscripts (or subscripted through fewer dimensions than
+  // it has) escapes.
+  unsigned Dims = 0;
+  QualType Element = Var->getType();
+  for (const ArrayType *Array = Ctx.getAsArrayType(Element); Array;
+       Array = Ctx.getAsArrayType(Element)) {
+    Element = Array->getElementType();
+    Dims += 1;
+  }
+  if (Indices.size() != Dims) {
+    Untracked.insert(Var);
+    return;
+  }
+  if (!Var->getType()->isArrayType() && !Var->getType()->isScalarType()) {
+    Untracked.insert(Var); // structs: members are not tracked
+    return;
+  }
+  A.Where = Whole;
+  A.Indices = Indices;
+  const Stmt *Up = Parents->getParentIgnoreParens(Whole);
+  if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Up);
+      Cast && Cast->getCastKind() == CK_LValueToRValue) {
+    A.K = SharedAccess::Read;
+  } else if (const auto *Binary = dyn_cast_or_null<BinaryOperator>(Up);
+             Binary && Binary->getLHS()->IgnoreParens() == Whole &&
+             Binary->isAssignmentOp()) {
+    A.K = Binary->getOpcode() == BO_Assign ? SharedAccess::Write
+                                           : SharedAccess::ReadWrite;
+    if (Binary->getOpcode() == BO_Assign)
+      A.Stored = Binary->getRHS();
+  } else if (const auto *Unary = dyn_cast_or_null<UnaryOperator>(Up);
+             Unary && Unary->isIncrementDecrementOp()) {
+    A.K = SharedAccess::ReadWrite;
+  } else if (const auto *AddrOf = dyn_cast_or_null<UnaryOperator>(Up);
+             AddrOf && AddrOf->getOpcode() == UO_AddrOf) {
+    const Stmt *Arg =
+        Parents->getParentIgnoreParenImpCasts(const_cast<UnaryOperator *>(AddrOf));
+    const auto *Call = dyn_cast_or_null<CallExpr>(Arg);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || !Callee->getIdentifier() ||
+        !Callee->getName().starts_with("atomic") || Call->getNumArgs() == 0 ||
+        Call->getArg(0)->IgnoreParenImpCasts() != AddrOf) {
+      Untracked.insert(Var);
+      return;
+    }
+    A.K = SharedAccess::Atomic;
+  } else {
+    Untracked.insert(Var);
+    return;
+  }
+  Accesses.push_back(A);
+}
+
+void SharedAccessAnalysis::Impl::chooseShape() {
+  bool UsesY = false;
+  bool UsesZ = false;
+  struct Reads : RecursiveASTVisitor<Reads> {
+    bool &Y;
+    bool &Z;
+    Reads(bool &Y, bool &Z) : Y(Y), Z(Z) {}
+    bool VisitExpr(Expr *E) {
+      if (std::optional<BuiltinIndexRead> Read = asBuiltinIndexRead(E)) {
+        if (Read->Var == BuiltinIndexRead::ThreadIdx ||
+            Read->Var == BuiltinIndexRead::BlockDim) {
+          Y = Y || Read->Component == 'y';
+          Z = Z || Read->Component == 'z';
+        }
+      }
+      return true;
+    }
+  } Scan(UsesY, UsesZ);
+  Scan.TraverseStmt(FD->getBody());
+  Shape = {UsesY ? 16u : 256u, UsesY ? 16u : 1u, UsesZ ? 2u : 1u};
+  if (UsesZ)
+    Shape[0] = Shape[1] = 8;
+  for (unsigned Dim = 0; Dim < 3; ++Dim) {
+    BlockExtentFact Fact = Manager.blockExtent(FD, Dim);
+    if (Fact.Exact && *Fact.Exact > 0)
+      Shape[Dim] = static_cast<unsigned>(*Fact.Exact);
+  }
+  while (Shape[0] * Shape[1] * Shape[2] > MaxThreads) {
+    unsigned &Largest = *std::max_element(Shape.begin(), Shape.end());
+    Largest = std::max(1u, Largest / 2);
+  }
+}
+
+void SharedAccessAnalysis::Impl::buildIntervals() {
+  D = Manager.divergence(FD);
+  if (!D || !D->isAnalyzed() || !D->cfg())
+    return;
+  Intervals = std::make_unique<BarrierIntervals>(
+      *D->cfg(), [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        if (!Call)
+          return false;
+        if (std::optional<BarrierCall> Barrier = asBarrierCall(Call))
+          return Barrier->BarrierScope >= Scope::Block;
+        // A function that runs a block barrier on some path counts as one:
+        // that errs towards no finding.
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          if (const CallSummary *Summary = Manager.summary(Callee))
+            return llvm::any_of(Summary->Barriers, [](const BarrierSite &S) {
+              return S.BarrierScope >= Scope::Block;
+            });
+        return false;
+      });
+  std::vector<const Stmt *> Points;
+  Points.reserve(Accesses.size());
+  for (const SharedAccess &A : Accesses)
+    Points.push_back(A.Ref);
+  Intervals->relate(Points, [&](const CFGBlock *Block) {
+    const Stmt *Cond = Block->getTerminatorCondition();
+    const auto *E = dyn_cast_or_null<Expr>(Cond);
+    return !E || !D->uniformityOf(E).isUniformAt(Scope::Block);
+  });
+}
+
+std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
+                                                      const Env &En,
+                                                      unsigned Depth) {
+  if (!E || Depth > 16)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (std::optional<BuiltinIndexRead> Read = asBuiltinIndexRead(E)) {
+    unsigned Dim = Read->Component == 'y' ? 1 : Read->Component == 'z' ? 2 : 0;
+    if (!Read->Component)
+      return std::nullopt;
+    Linear L;
+    switch (Read->Var) {
+    case BuiltinIndexRead::ThreadIdx:
+      L.Constant = En.Thread[Dim];
+      return L;
+    case BuiltinIndexRead::BlockDim:
+      L.Constant = En.Block[Dim];
+      return L;
+    case BuiltinIndexRead::BlockIdx:
+    case BuiltinIndexRead::GridDim: {
+      std::string Name = (builtinIndexName(Read->Var) + "." +
+                          std::string(1, Read->Component))
+                             .str();
+      // The builtins' symbols are keyed by their spelling's storage.
+      const void *Key = &BuiltinKeys[Read->Var][Dim];
+      L.Terms[symbol(Key, Name)] = 1;
+      return L;
+    }
+    }
+  }
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    Expr::EvalResult Value;
+    if (E->EvaluateAsInt(Value, Ctx) && Value.Val.getInt().getSignificantBits() <= 63) {
+      Linear L;
+      L.Constant = Value.Val.getInt().getExtValue();
+      return L;
+    }
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return eval(Cast->getSubExpr(), En, Depth + 1);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var || !Var->getType()->isIntegralOrEnumerationType())
+      return std::nullopt;
+    if (auto It = En.Counters.find(Var); It != En.Counters.end()) {
+      Linear L;
+      L.Constant = It->second;
+      return L;
+    }
+    if (isMutated(Var))
+      return std::nullopt;
+    if (isa<ParmVarDecl>(Var)) {
+      // A kernel's parameters are the same for the whole grid.
+      Linear L;
+      L.Terms[symbol(Var, Var->getName())] = 1;
+      return L;
+    }
+    if (!Var->hasLocalStorage() || !Var->getInit())
+      return std::nullopt;
+    if (std::optional<Linear> Init = eval(Var->getInit(), En, Depth + 1))
+      return Init;
+    // A block-uniform local the evaluation does not see through.
+    if (D && D->uniformityOf(Ref).isUniformAt(Scope::Block)) {
+      Linear L;
+      L.Terms[symbol(Var, Var->getName())] = 1;
+      return L;
+    }
+    return std::nullopt;
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
+    std::optional<Linear> Sub = eval(Unary->getSubExpr(), En, Depth + 1);
+    if (!Sub)
+      return std::nullopt;
+    switch (Unary->getOpcode()) {
+    case UO_Plus:
+      return Sub;
+    case UO_Minus:
+      return Sub->scale(-1);
+    case UO_Not:
+      if (!Sub->isConstant())
+        return std::nullopt;
+      Sub->Constant = ~Sub->Constant;
+      return Sub;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *Conditional = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<bool> Cond = truth(Conditional->getCond(), En, Depth + 1);
+    if (!Cond)
+      return std::nullopt;
+    return eval(*Cond ? Conditional->getTrueExpr()
+                      : Conditional->getFalseExpr(),
+                En, Depth + 1);
+  }
+  const auto *Binary = dyn_cast<BinaryOperator>(E);
+  if (!Binary)
+    return std::nullopt;
+  if (Binary->isComparisonOp() || Binary->isLogicalOp()) {
+    std::optional<bool> B = truth(Binary, En, Depth + 1);
+    if (!B)
+      return std::nullopt;
+    Linear L;
+    L.Constant = *B;
+    return L;
+  }
+  std::optional<Linear> L = eval(Binary->getLHS(), En, Depth + 1);
+  if (!L)
+    return std::nullopt;
+  std::optional<Linear> R = eval(Binary->getRHS(), En, Depth + 1);
+  if (!R)
+    return std::nullopt;
+  switch (Binary->getOpcode()) {
+  case BO_Add:
+    return L->add(*R, 1);
+  case BO_Sub:
+    return L->add(*R, -1);
+  case BO_Mul:
+    if (R->isConstant())
+      return L->scale(R->Constant);
+    if (L->isConstant())
+      return R->scale(L->Constant);
+    return std::nullopt;
+  default:
+    break;
+  }
+  if (!L->isConstant() || !R->isConstant())
+    return std::nullopt;
+  int64_t A = L->Constant;
+  int64_t B = R->Constant;
+  Linear Out;
+  switch (Binary->getOpcode()) {
+  case BO_Div:
+    if (B == 0)
+      return std::nullopt;
+    Out.Constant = A / B;
+    return Out;
+  case BO_Rem:
+    if (B == 0)
+      return std::nullopt;
+    Out.Constant = A % B;
+    return Out;
+  case BO_Shl:
+    if (B < 0 || B > 62)
+      return std::nullopt;
+    Out.Constant = A << B;
+    return Out;
+  case BO_Shr:
+    if (B < 0 || B > 62)
+      return std::nullopt;
+    Out.Constant = A >> B;
+    return Out;
+  case BO_And:
+    Out.Constant = A & B;
+    return Out;
+  case BO_Or:
+    Out.Constant = A | B;
+    return Out;
+  case BO_Xor:
+    Out.Constant = A ^ B;
+    return Out;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<bool> SharedAccessAnalysis::Impl::truth(const Expr *E,
+                                                     const Env &En,
+                                                     unsigned Depth) {
+  if (!E || Depth > 16)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(E);
+      Not && Not->getOpcode() == UO_LNot) {
+    std::optional<bool> Sub = truth(Not->getSubExpr(), En, Depth + 1);
+    if (!Sub)
+      return std::nullopt;
+    return !*Sub;
+  }
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+    if (Binary->getOpcode() == BO_LAnd || Binary->getOpcode() == BO_LOr) {
+      bool And = Binary->getOpcode() == BO_LAnd;
+      std::optional<bool> L = truth(Binary->getLHS(), En, Depth + 1);
+      if (L && *L != And)
+        return L; // false && ..., true || ...
+      std::optional<bool> R = truth(Binary->getRHS(), En, Depth + 1);
+      if (R && *R != And)
+        return R;
+      if (L && R)
+        return And;
+      return std::nullopt;
+    }
+    if (Binary->isComparisonOp()) {
+      std::optional<Linear> L = eval(Binary->getLHS(), En, Depth + 1);
+      std::optional<Linear> R = eval(Binary->getRHS(), En, Depth + 1);
+      if (!L || !R || L->Terms != R->Terms)
+        return std::nullopt;
+      int64_t A = L->Constant;
+      int64_t B = R->Constant;
+      switch (Binary->getOpcode()) {
+      case BO_LT:
+        return A < B;
+      case BO_GT:
+        return A > B;
+      case BO_LE:
+        return A <= B;
+      case BO_GE:
+        return A >= B;
+      case BO_EQ:
+        return A == B;
+      case BO_NE:
+        return A != B;
+      default:
+        return std::nullopt;
+      }
+    }
+  }
+  std::optional<Linear> V = eval(E, En, Depth + 1);
+  if (!V || !V->isConstant())
+    return std::nullopt;
+  return V->Constant != 0;
+}
+
+void SharedAccessAnalysis::Impl::context(
+    const Stmt *S, std::vector<const ForStmt *> &Loops,
+    std::vector<std::pair<const Expr *, bool>> &Guards) const {
+  const Stmt *Child = S;
+  for (const Stmt *Up = Parents->getParent(S); Up;
+       Child = Up, Up = Parents->getParent(Up)) {
+    if (const auto *For = dyn_cast<ForStmt>(Up)) {
+      if (Child == For->getBody() || Child == For->getInc() ||
+          Child == For->getCond())
+        Loops.insert(Loops.begin(), For);
+    } else if (const auto *If = dyn_cast<IfStmt>(Up)) {
+      if (If->getCond() && Child == If->getThen())
+        Guards.emplace_back(If->getCond(), true);
+      else if (If->getCond() && Child == If->getElse())
+        Guards.emplace_back(If->getCond(), false);
+    }
+  }
+}
+
+const VarDecl *SharedAccessAnalysis::Impl::counterOf(const ForStmt *For) {
+  auto [It, New] = Counters.try_emplace(For, nullptr);
+  if (New)
+    It->second = findCounter(For);
+  return It->second;
+}
+
+const VarDecl *SharedAccessAnalysis::Impl::findCounter(const ForStmt *For) const {
+  const VarDecl *Counter = nullptr;
+  if (const auto *Decl = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+    if (!Decl->isSingleDecl())
+      return nullptr;
+    Counter = dyn_cast<VarDecl>(Decl->getSingleDecl());
+    if (!Counter || !Counter->getInit())
+      return nullptr;
+  } else if (const auto *Assign =
+                 dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+    if (Assign->getOpcode() != BO_Assign)
+      return nullptr;
+    const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParens());
+    Counter = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  }
+  if (!Counter || !Counter->getType()->isIntegralOrEnumerationType() ||
+      !For->getCond() || !For->getInc())
+    return nullptr;
+  // Nothing in the body changes it.
+  if (For->getBody()) {
+    ExprMutationAnalyzer InBody(*For->getBody(), Ctx);
+    if (InBody.isMutated(Counter))
+      return nullptr;
+  }
+  return Counter;
+}
+
+std::optional<std::vector<int64_t>>
+SharedAccessAnalysis::Impl::runLoop(const ForStmt *For, const VarDecl *Counter,
+                                    const Env &En) {
+  const Expr *Init = nullptr;
+  if (const auto *Decl = dyn_cast_or_null<DeclStmt>(For->getInit()))
+    Init = Counter->getInit();
+  else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(For->getInit()))
+    Init = Assign->getRHS();
+  std::optional<Linear> Start = eval(Init, En);
+  if (!Start || !Start->isConstant())
+    return std::nullopt;
+  Env Inner = En;
+  int64_t Value = Start->Constant;
+  std::vector<int64_t> Values;
+  for (unsigned I = 0; I <= MaxIterations; ++I) {
+    Inner.Counters[Counter] = Value;
+    std::optional<bool> Go = truth(For->getCond(), Inner);
+    if (!Go)
+      return std::nullopt;
+    if (!*Go)
+      return Values;
+    if (I == MaxIterations)
+      return Values; // the first iterations are enough to show a conflict
+    Values.push_back(Value);
+    const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
+    if (const auto *Unary = dyn_cast<UnaryOperator>(Inc);
+        Unary && Unary->isIncrementDecrementOp()) {
+      Value += Unary->isIncrementOp() ? 1 : -1;
+      continue;
+    }
+    const auto *Step = dyn_cast<BinaryOperator>(Inc);
+    if (!Step)
+      return std::nullopt;
+    const auto *Ref = dyn_cast<DeclRefExpr>(Step->getLHS()->IgnoreParens());
+    if (!Ref || Ref->getDecl() != Counter)
+      return std::nullopt;
+    std::optional<Linear> By = eval(Step->getRHS(), Inner);
+    if (!By || !By->isConstant())
+      return std::nullopt;
+    int64_t B = By->Constant;
+    switch (Step->getOpcode()) {
+    case BO_AddAssign:
+      Value += B;
+      break;
+    case BO_SubAssign:
+      Value -= B;
+      break;
+    case BO_MulAssign:
+      Value *= B;
+      break;
+    case BO_DivAssign:
+      if (B == 0)
+        return std::nullopt;
+      Value /= B;
+      break;
+    case BO_ShrAssign:
+      if (B < 0 || B > 62)
+        return std::nullopt;
+      Value >>= B;
+      break;
+    case BO_ShlAssign:
+      if (B < 0 || B > 62)
+        return std::nullopt;
+      Value <<= B;
+      break;
+    case BO_Assign:
+      Value = B;
+      break;
+    default:
+      return std::nullopt;
+    }
+  }
+  return Values;
+}
+
+std::optional<std::vector<SharedAccessAnalysis::Impl::Touch>>
+SharedAccessAnalysis::Impl::touches(
+    const SharedAccess &A, const Env &Base,
+    const std::vector<const ForStmt *> &SharedWith) {
+  std::vector<const ForStmt *> Loops;
+  std::vector<std::pair<const Expr *, bool>> Guards;
+  context(A.Where, Loops, Guards);
+  // Every combination of the loops' counters, outermost first.
+  std::vector<Env> Envs = {Base};
+  std::vector<std::vector<int64_t>> Keys = {{}};
+  for (const ForStmt *For : Loops) {
+    const VarDecl *Counter = counterOf(For);
+    bool Shared = llvm::is_contained(SharedWith, For);
+    int64_t LoopTag = static_cast<int64_t>(
+        llvm::find(SharedWith, For) - SharedWith.begin());
+    std::vector<Env> NextEnvs;
+    std::vector<std::vector<int64_t>> NextKeys;
+    for (size_t I = 0; I < Envs.size(); ++I) {
+      std::optional<std::vector<int64_t>> Values =
+          Counter ? runLoop(For, Counter, Envs[I]) : std::nullopt;
+      if (!Values) {
+        // A loop the evaluation cannot run: fine as long as the access does
+        // not read its counter (the cells are then the same in every
+        // iteration); an index that does read it then fails to evaluate.
+        NextEnvs.push_back(Envs[I]);
+        NextKeys.push_back(Keys[I]);
+        continue;
+      }
+      for (int64_t V : *Values) {
+        if (NextEnvs.size() >= MaxCombinations)
+          break;
+        Env E = Envs[I];
+        E.Counters[Counter] = V;
+        NextEnvs.push_back(std::move(E));
+        std::vector<int64_t> K = Keys[I];
+        if (Shared) {
+          K.push_back(LoopTag);
+          K.push_back(V);
+        }
+        NextKeys.push_back(std::move(K));
+      }
+    }
+    Envs = std::move(NextEnvs);
+    Keys = std::move(NextKeys);
+  }
+  std::vector<Touch> Out;
+  for (size_t I = 0; I < Envs.size(); ++I) {
+    bool Taken = true;
+    for (const auto &[Cond, Holds] : Guards) {
+      std::optional<bool> T = truth(Cond, Envs[I]);
+      if (T && *T != Holds) {
+        Taken = false;
+        break;
+      }
+    }
+    if (!Taken)
+      continue;
+    Touch T;
+    T.SharedLoops = Keys[I];
+    for (const Expr *Index : A.Indices) {
+      std::optional<Linear> V = eval(Index, Envs[I]);
+      if (!V)
+        return std::nullopt;
+      T.Cell.push_back(*V);
+    }
+    Out.push_back(std::move(T));
+  }
+  return Out;
+}
+
+std::string
+SharedAccessAnalysis::Impl::cellText(const SharedAccess &A,
+                                     const std::vector<Linear> &Cell) {
+  std::string Text = A.Var->getName().str();
+  for (const Linear &L : Cell) {
+    std::string Part;
+    for (const auto &[Symbol, Coeff] : L.Terms) {
+      if (!Part.empty())
+        Part += " + ";
+      if (Coeff != 1)
+        Part += std::to_string(Coeff) + "*";
+      Part += SymbolNames[Symbol];
+    }
+    if (Part.empty() || L.Constant != 0)
+      Part += (Part.empty() ? "" : " + ") + std::to_string(L.Constant);
+    Text += "[" + Part + "]";
+  }
+  return Text;
+}
+
+SharedAccessAnalysis::SharedAccessAnalysis(const FunctionDecl *Kernel,
+                                           ASTContext &Ctx,
+                                           AnalysisManager &Manager)
+    : P(std::make_unique<Impl>(Kernel, Ctx, Manager)) {
+  if (!Kernel || !Kernel->getBody() || !Kernel->hasAttr<CUDAGlobalAttr>() ||
+      Kernel->isDependentContext())
+    return;
+  P->collect();
+  if (P->Accesses.empty())
+    return;
+  P->chooseShape();
+  P->buildIntervals();
+  if (!P->Intervals)
+    P->Accesses.clear();
+}
+
+SharedAccessAnalysis::~SharedAccessAnalysis() = default;
+
+llvm::ArrayRef<SharedAccess> SharedAccessAnalysis::accesses() const {
+  return P->Accesses;
+}
+
+std::optional<unsigned>
+SharedAccessAnalysis::intervalOf(const SharedAccess &A) const {
+  if (!P->Intervals)
+    return std::nullopt;
+  return P->Intervals->intervalOf(A.Ref);
+}
+
+bool SharedAccessAnalysis::isCyclic(unsigned Interval) const {
+  return P->Intervals && P->Intervals->isCyclic(Interval);
+}
+
+ThreadCoord SharedAccessAnalysis::blockShape() const { return P->Shape; }
+
+/// \p E, or a local with one value it names, reads one of \p Counters.
+static bool readsCounter(const Expr *E,
+                         const llvm::SmallPtrSetImpl<const VarDecl *> &Counters,
+                         unsigned Depth = 0) {
+  if (!E || Depth > 2)
+    return false;
+  llvm::SmallVector<const Stmt *, 16> Work = {E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
+        if (Counters.contains(Var))
+          return true;
+        if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+            readsCounter(Var->getInit(), Counters, Depth + 1))
+          return true;
+      }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
+std::optional<SharedConflict>
+SharedAccessAnalysis::conflict(const SharedAccess &A,
+                               const SharedAccess &B) const {
+  auto Changes = [](const SharedAccess &X) {
+    return X.writes() || X.K == SharedAccess::Atomic;
+  };
+  if (A.Var != B.Var || (!Changes(A) && !Changes(B)) ||
+      (A.K == SharedAccess::Atomic && B.K == SharedAccess::Atomic) ||
+      A.Indices.size() != B.Indices.size() || !P->Intervals)
+    return std::nullopt;
+  // Accesses on one barrier-free cycle meet in any iterations of the loops
+  // around them; accesses joined without a back edge, or after a branch
+  // threads take differently, in the same one. A pair joined only around a
+  // back edge meets in a later iteration: it is compared only when the
+  // loops' counters do not matter to its cells.
+  BarrierIntervals::Meeting Meets = P->Intervals->meeting(A.Ref, B.Ref);
+  if (Meets == BarrierIntervals::Meeting::Never)
+    return std::nullopt;
+  bool AcrossIterations = Meets == BarrierIntervals::Meeting::AnyIteration;
+  bool CountersMustNotMatter =
+      Meets == BarrierIntervals::Meeting::LaterIteration;
+  std::vector<const ForStmt *> LoopsA;
+  std::vector<const ForStmt *> LoopsB;
+  std::vector<std::pair<const Expr *, bool>> GuardsA;
+  std::vector<std::pair<const Expr *, bool>> GuardsB;
+  P->context(A.Where, LoopsA, GuardsA);
+  P->context(B.Where, LoopsB, GuardsB);
+  std::vector<const ForStmt *> SharedLoops;
+  for (const ForStmt *For : LoopsA)
+    if (llvm::is_contained(LoopsB, For))
+      SharedLoops.push_back(For);
+  if (CountersMustNotMatter && !SharedLoops.empty()) {
+    llvm::SmallPtrSet<const VarDecl *, 4> Counters;
+    for (const ForStmt *For : SharedLoops)
+      if (const VarDecl *Counter = P->counterOf(For))
+        Counters.insert(Counter);
+    auto Matters = [&](const SharedAccess &X,
+                       const std::vector<std::pair<const Expr *, bool>> &G) {
+      return llvm::any_of(X.Indices,
+                          [&](const Expr *I) {
+                            return readsCounter(I, Counters);
+                          }) ||
+             llvm::any_of(G, [&](const auto &Guard) {
+               return readsCounter(Guard.first, Counters);
+             });
+    };
+    if (Matters(A, GuardsA) || Matters(B, GuardsB))
+      return std::nullopt;
+  }
+  if (AcrossIterations)
+    SharedLoops.clear();
+  const ThreadCoord &Shape = P->Shape;
+  auto Key = [](const Impl::Touch &T) {
+    std::string K;
+    for (int64_t V : T.SharedLoops)
+      K += std::to_string(V) + ",";
+    K += "|";
+    for (const Linear &L : T.Cell) {
+      K += std::to_string(L.Constant);
+      for (const auto &[S, C] : L.Terms)
+        K += "+" + std::to_string(C) + "s" + std::to_string(S);
+      K += ";";
+    }
+    return K;
+  };
+  auto LinearId = [&](const ThreadCoord &T) {
+    return T[0] + Shape[0] * (T[1] + Shape[1] * T[2]);
+  };
+  // Cell -> up to two threads of A in different warps.
+  llvm::StringMap<llvm::SmallVector<ThreadCoord, 2>> ByCell;
+  std::vector<std::pair<ThreadCoord, std::vector<Impl::Touch>>> TouchesB;
+  for (unsigned Z = 0; Z < Shape[2]; ++Z)
+    for (unsigned Y = 0; Y < Shape[1]; ++Y)
+      for (unsigned X = 0; X < Shape[0]; ++X) {
+        Env En;
+        En.Thread = {X, Y, Z};
+        En.Block = Shape;
+        auto TA = P->touches(A, En, SharedLoops);
+        auto TB = P->touches(B, En, SharedLoops);
+        if (!TA || !TB)
+          return std::nullopt;
+        for (const Impl::Touch &T : *TA) {
+          auto &Threads = ByCell[Key(T)];
+          if (Threads.empty() ||
+              (Threads.size() == 1 &&
+               LinearId(Threads[0]) / 32 != LinearId(En.Thread) / 32))
+            Threads.push_back(En.Thread);
+        }
+        TouchesB.emplace_back(En.Thread, std::move(*TB));
+      }
+  std::optional<SharedConflict> Best;
+  for (const auto &[Thread, Touches] : TouchesB)
+    for (const Impl::Touch &T : Touches) {
+      auto It = ByCell.find(Key(T));
+      if (It == ByCell.end())
+        continue;
+      for (const ThreadCoord &Other : It->second) {
+        if (Other == Thread)
+          continue;
+        bool Cross = LinearId(Other) / 32 != LinearId(Thread) / 32;
+        if (!Best || (Cross && !Best->CrossWarp)) {
+          Best = SharedConflict{Other, Thread, Cross, P->cellText(A, T.Cell),
+                                AcrossIterations};
+          if (Cross)
+            return Best;
+        }
+      }
+    }
+  return Best;
+}
+
+} // namespace clang::tidy::cuda::analysis

@@ -1,0 +1,118 @@
+//===--- SharedAccesses.h - who touches which __shared__ cell, and when ---===//
+//
+// The accesses a kernel makes to its `__shared__` variables, and the exact
+// question a race rule asks of two of them: can two different threads of a
+// block touch the same cell, at least one of them writing, within one barrier
+// interval (BarrierIntervals.h)?
+//
+// An access is a read, a write, both (`s[i] += v`, `++s[i]`) or an atomic
+// (`atomicAdd(&s[i], v)`), on a variable named directly, with one index per
+// subscript. Each index is evaluated for concrete threads: threadIdx from the
+// thread, blockDim from the block shape, loop counters by running their loop
+// (init, condition, step) for that thread, constants and locals with one
+// value followed; what stays is a sum of block-uniform terms (a kernel
+// parameter, blockIdx, a uniform local with one value) with integer
+// coefficients, compared term by term. An index with anything else in it
+// (a loaded value, a counter changed elsewhere, a thread-dependent unknown)
+// is not evaluated, and the pair is left alone: a conflict is claimed only
+// when the tool can show two threads and a cell.
+//
+// The enclosing `if` conditions of an access that evaluate for a thread
+// decide whether it makes the access; one that depends on an unknown bound
+// (`tid < n`) is taken to let it through. A variable whose address escapes
+// (passed to a function, bound to a pointer) is not tracked at all.
+//
+// The block is the one the TU's launches give (LaunchShape.h), else 256
+// threads in x (16 x 16 when the kernel reads threadIdx.y, 8 x 8 x 2 when it
+// reads threadIdx.z), capped at 256 threads.
+//
+// Facts only; no diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_SHAREDACCESSES_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_SHAREDACCESSES_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+class Stmt;
+class VarDecl;
+} // namespace clang
+
+namespace clang::tidy::cuda::analysis {
+
+class AnalysisManager;
+
+struct SharedAccess {
+  enum Kind { Read, Write, ReadWrite, Atomic } K = Read;
+  const VarDecl *Var = nullptr;
+  /// The whole access (`tile[ty][tx]`, or the variable for a scalar).
+  const Expr *Where = nullptr;
+  /// The reference to the variable: the CFG element the interval is read at.
+  const Expr *Ref = nullptr;
+  /// One per subscript, outermost first.
+  std::vector<const Expr *> Indices;
+  /// For a write: the value stored, when it is a plain assignment.
+  const Expr *Stored = nullptr;
+  bool writes() const { return K == Write || K == ReadWrite; }
+};
+
+/// A thread of the block, by coordinates.
+using ThreadCoord = std::array<unsigned, 3>;
+
+/// Two threads that touch one cell, the first one by the first access.
+struct SharedConflict {
+  ThreadCoord First{};
+  ThreadCoord Second{};
+  /// The two threads are in different warps (else only __syncwarp is
+  /// missing: cuda-implicit-warp-sync's rule, not a block race).
+  bool CrossWarp = false;
+  /// The cell, as written in the source with the values for these threads
+  /// ("tile[0]").
+  std::string Cell;
+  /// The accesses are from different iterations of a loop they share.
+  bool AcrossIterations = false;
+};
+
+class SharedAccessAnalysis {
+public:
+  /// The accesses of kernel \p Kernel (nothing for a device function: its
+  /// pointers and parameters are bound by callers).
+  SharedAccessAnalysis(const FunctionDecl *Kernel, ASTContext &Ctx,
+                       AnalysisManager &Manager);
+  ~SharedAccessAnalysis();
+
+  llvm::ArrayRef<SharedAccess> accesses() const;
+  /// The barrier interval of an access (nullopt: unreachable or unknown).
+  std::optional<unsigned> intervalOf(const SharedAccess &A) const;
+  bool isCyclic(unsigned Interval) const;
+  /// Two different threads touch one cell through \p A and \p B (same
+  /// variable, at least one writing, not both atomic, one barrier interval).
+  /// Which iterations of their shared loops can meet follows the barrier-free
+  /// paths: accesses on a barrier-free cycle meet in any iterations; others
+  /// in the same one, and a pair joined only around a back edge is left
+  /// alone when its cells depend on that loop's counter. A witness preferring
+  /// threads of different warps; nullopt when none can be shown.
+  std::optional<SharedConflict> conflict(const SharedAccess &A,
+                                         const SharedAccess &B) const;
+  /// The block shape the evaluation uses.
+  ThreadCoord blockShape() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif
