@@ -20,7 +20,7 @@ import sys
 CHECKS = ["cuda-divergent-barrier", "cuda-full-warp-mask", "cuda-group-by-value",
           "cuda-divergent-group-creation", "cuda-grid-sync-launch"]
 # Off in the default set, listed when --checks=cuda-* turns every check on.
-OPT_IN_CHECKS = ["cuda-prefer-tile-collectives"]
+OPT_IN_CHECKS = ["cuda-prefer-tile-collectives", "cuda-shared-memory-race"]
 
 
 def main(argv):
