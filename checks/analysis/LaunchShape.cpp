@@ -955,6 +955,14 @@ public:
       return;
     for (unsigned J = 0; J < Call->getNumArgs() && J < Wrapper->getNumParams();
          ++J) {
+      // Only a parameter that takes a function can receive a kernel; asking
+      // resolveFunction about every argument of every call (it follows
+      // locals through all their uses) made the scan quadratic in the size
+      // of a function (bench/run.py's branches family).
+      QualType ParamType =
+          Wrapper->getParamDecl(J)->getType().getNonReferenceType();
+      if (!ParamType->isFunctionPointerType() && !ParamType->isFunctionType())
+        continue;
       const FunctionDecl *Kernel = resolveFunction(Call->getArg(J), Ctx);
       if (!Kernel || !Kernel->hasAttr<CUDAGlobalAttr>())
         continue;
