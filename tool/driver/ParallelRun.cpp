@@ -5,6 +5,7 @@
 
 #include "tool/driver/HeaderPairing.h"
 #include "tool/driver/MemoryBudget.h"
+#include "tool/driver/NvccSpellingRepair.h"
 #include "tool/driver/Reporters.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -216,6 +217,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
   std::vector<char> Finished(Files.size(), 0);
   std::vector<char> Failed(Files.size(), 0);
+  std::vector<std::vector<std::string>> RepairsPerFile(Files.size());
 
   RunResult Result;
   std::mutex ResultMutex;
@@ -240,6 +242,16 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                 .second)
           Result.Errors.push_back(std::move(Error));
       PerFile[I].clear();
+      if (!RepairsPerFile[I].empty()) {
+        if (Settings.SpellingsRepaired) {
+          Settings.SpellingsRepaired(I, RepairsPerFile[I]);
+        } else {
+          std::string Lines;
+          for (const std::string &Repair : RepairsPerFile[I])
+            Lines += "cuda-tidy: note: " + escapeForTerminal(Repair) + "\n";
+          llvm::errs() << Lines; // one write
+        }
+      }
       if (Settings.FileDone)
         Settings.FileDone(I, llvm::ArrayRef(Result.Errors).drop_front(First),
                           Failed[I] != 0);
@@ -292,48 +304,84 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       // returns.
       // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
       const std::string File = Files[I];
-      std::unique_ptr<ClangTidyOptionsProvider> Options = MakeOptions();
-      if (Options)
-        Options =
-            std::make_unique<SafeArgsOptionsProvider>(std::move(Options));
-      if (!FocusIds[I].empty() && Options)
-        Options = std::make_unique<FocusedOptionsProvider>(
-            std::move(Options), Settings.FocusHeaders[I]);
-      ClangTidyContext Context(std::move(Options), false, false, false);
-      llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-          new llvm::vfs::OverlayFileSystem(workerFileSystem(StartDir)));
-      std::vector<ClangTidyError> Errors;
-      ClangTidyStats Stats;
-      bool FileFailed = false;
+      // Each parse of the file gets a context of its own: a repaired parse
+      // (below) must not see the first one's diagnostics.
+      auto MakeFileOptions = [&] {
+        std::unique_ptr<ClangTidyOptionsProvider> Options = MakeOptions();
+        if (Options)
+          Options =
+              std::make_unique<SafeArgsOptionsProvider>(std::move(Options));
+        if (!FocusIds[I].empty() && Options)
+          Options = std::make_unique<FocusedOptionsProvider>(
+              std::move(Options), Settings.FocusHeaders[I]);
+        return Options;
+      };
       // Only the file's own analysis is counted; what the run does with
       // its results afterwards is not.
       MemoryAccount *Account = LimitMemory ? Watched->Memory[I].get() : nullptr;
-      if (Caches) {
+      // One parse and analysis of the file over \p FS; false when the file
+      // was abandoned meanwhile (then nothing of the run may be touched).
+      auto Analyze = [&](const llvm::IntrusiveRefCntPtr<
+                             llvm::vfs::OverlayFileSystem> &FS,
+                         const RunCaches *With, FileRun &Run) {
+        ClangTidyContext Context(MakeFileOptions(), false, false, false);
         setThreadMemoryAccount(Account);
-        FileRun Run = runFileWithCaches(Context, Compilations, File, FS,
-                                        Settings.FixNotes, *Caches);
-        setThreadMemoryAccount(nullptr);
-        {
-          std::scoped_lock Lock(Watched->Mutex);
-          if (Watched->Abandoned[I])
-            return; // reported as timed out; nothing of the run is touched
+        if (With) {
+          Run = runFileWithCaches(Context, Compilations, File, FS,
+                                  Settings.FixNotes, *With);
+        } else {
+          Run.Errors = runClangTidy(Context, Compilations, {File}, FS,
+                                    Settings.FixNotes, false, "",
+                                    /*Quiet=*/true);
+          Run.Stats = Context.getStats();
         }
-        Errors = std::move(Run.Errors);
-        Stats = Run.Stats;
-        FileFailed = Run.Failed;
-        if (Settings.Snapshots)
-          for (const auto &[Path, Hash] : Run.UserFilesRead)
-            Settings.Snapshots->recordParsed(Path, Hash);
-      } else {
-        setThreadMemoryAccount(Account);
-        Errors = runClangTidy(Context, Compilations, {File}, FS,
-                              Settings.FixNotes, false, "", /*Quiet=*/true);
         setThreadMemoryAccount(nullptr);
         std::scoped_lock Lock(Watched->Mutex);
-        if (Watched->Abandoned[I])
-          return;
-        Stats = Context.getStats();
+        return !Watched->Abandoned[I];
+      };
+      FileRun Run;
+      if (!Analyze(llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+                       workerFileSystem(StartDir)),
+                   Caches, Run))
+        return; // reported as timed out; nothing of the run is touched
+      if (Caches && Settings.Snapshots)
+        for (const auto &[Path, Hash] : Run.UserFilesRead)
+          Settings.Snapshots->recordParsed(Path, Hash);
+      // nvcc spellings clang rejects (NvccSpellingRepair.h): the file is
+      // parsed again with them rewritten in memory, the same length, so
+      // every finding keeps its place. A repair can uncover the next error
+      // (clang stops an asm statement at its first), hence a few rounds.
+      // The snapshots above keep the bytes on disk, which --fix edits. The
+      // reference run (no caches: clang-tidy's own runClangTidy) repairs
+      // nothing: it is plain clang-tidy, and has printed clang's "Error
+      // while processing" line already.
+      std::vector<std::string> Repairs;
+      if (Settings.RepairNvccSpellings && Caches) {
+        std::map<std::string, std::string> Repaired;
+        for (unsigned Round = 0; Round < 3; ++Round) {
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Disk =
+              workerFileSystem(StartDir);
+          RepairPlan Plan = planSpellingRepairs(Run.Errors, *Disk, Repaired);
+          if (Plan.empty())
+            break;
+          for (auto &[Path, Text] : Plan.Files)
+            Repaired[Path] = std::move(Text);
+          llvm::append_range(Repairs, Plan.Notes);
+          // No preamble: one built from repaired headers must not serve
+          // another file's parse of the bytes on disk.
+          RunCaches NoPreamble = *Caches;
+          NoPreamble.Preambles = nullptr;
+          FileRun Again;
+          if (!Analyze(repairedFileSystem(Disk, Repaired), &NoPreamble, Again))
+            return;
+          Run.Errors = std::move(Again.Errors);
+          Run.Stats = Again.Stats;
+          Run.Failed = Again.Failed;
+        }
       }
+      std::vector<ClangTidyError> Errors = std::move(Run.Errors);
+      ClangTidyStats Stats = Run.Stats;
+      const bool FileFailed = Run.Failed;
       {
         std::scoped_lock Lock(Watched->Mutex);
         Watched->Running[I] = 0;
@@ -352,6 +400,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       std::scoped_lock Lock(ResultMutex);
       PerFile[I] = std::move(Errors);
       StatsPerFile[I] = Stats;
+      RepairsPerFile[I] = std::move(Repairs);
       Finished[I] = 1;
       Failed[I] = FileFailed ? 1 : 0;
       ReportReadyFiles();

@@ -109,6 +109,15 @@ struct RunSettings {
   std::function<void(size_t File, llvm::ArrayRef<ClangTidyError> New,
                      bool Failed)>
       FileDone;
+  /// Rewrite in memory, and parse again, a file whose errors are nvcc
+  /// spellings clang rejects (NvccSpellingRepair.h); only with caches (the
+  /// reference run is plain clang-tidy). Off with --no-nvcc-compat.
+  bool RepairNvccSpellings = true;
+  /// Called, before FileDone, with the repairs made for a file
+  /// ("path:line:column: what" each), from a worker thread under the same
+  /// lock; unset, they are printed to stderr as "cuda-tidy: note:" lines.
+  std::function<void(size_t File, llvm::ArrayRef<std::string> Repairs)>
+      SpellingsRepaired;
   /// Called after each file with (files done, findings so far), from a
   /// worker thread under the same lock, after FileDone.
   std::function<void(size_t, size_t)> Progress;

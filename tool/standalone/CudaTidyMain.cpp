@@ -874,6 +874,15 @@ int main(int Argc, const char **Argv) {
   HowToRun.FixNotes = FixNotes;
   HowToRun.Caches = Cache.caches();
   HowToRun.FocusHeaders = FocusHeaders;
+  HowToRun.RepairNvccSpellings = !NoNvccCompat;
+  HowToRun.SpellingsRepaired = [&](size_t,
+                                   llvm::ArrayRef<std::string> Repairs) {
+    ClearProgress();
+    std::string Lines;
+    for (const std::string &Repair : Repairs)
+      Lines += "cuda-tidy: note: " + escapeForTerminal(Repair) + "\n";
+    llvm::errs() << Lines; // one write
+  };
   if (Fix || FixErrors || FixNotes)
     HowToRun.Snapshots = &Snapshots;
   if (ShowProgress)
