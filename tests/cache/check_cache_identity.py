@@ -95,6 +95,12 @@ def main():
     files = []
     suites = {}
     for dirpath, _, names in sorted(os.walk(lit_root)):
+        # The reference run is plain clang-tidy, which parses a file once as
+        # it is; the nvcc spellings these inputs hold are repaired only by
+        # the cached runs (tool/driver/NvccSpellingRepair.h), so the two
+        # differ there by design (tests/lit/cli/nvcc-spelling-repairs.test).
+        if os.path.basename(dirpath) == "nvcc-spellings":
+            continue
         for name in sorted(names):
             if name.endswith(".cu"):
                 path = os.path.join(dirpath, name)

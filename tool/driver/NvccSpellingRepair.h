@@ -13,9 +13,9 @@
 //  - a variable-length array with an initialiser (`T a[n] = {0};` in host
 //    code), a GNU extension g++ accepts.
 // The standalone reads the compiler errors of a file that failed, and when
-// every one it can place is one of these, parses the file again with each
-// spelling rewritten in place for clang, through an in-memory overlay: the
-// file on disk is never touched. Every rewrite keeps the file's length and
+// some of them are these, parses the file again with each such spelling
+// rewritten in place for clang, through an in-memory overlay: the file on
+// disk is never touched. Every rewrite keeps the file's length and
 // every other byte's offset, so the findings, notes and fixes of the second
 // parse point at the same lines and columns as the source. The plugin cannot
 // do this (clang-tidy parses the file once, as it is).
