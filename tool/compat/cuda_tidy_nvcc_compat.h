@@ -120,5 +120,31 @@ CUDA_TIDY_CACHE_HINTS(double2)
 #define _CG_CLUSTER_INTRINSICS_AVAILABLE 1
 #endif
 
+// CUDA 12's unified-memory hints named the processor by a device ordinal
+// (cudaCpuDeviceId for the host); CUDA 13 replaced those two signatures by
+// ones that take a cudaMemLocation. nvcc 12 builds code written for them
+// (llm.c); against a CUDA 13 toolkit it would not parse at all. These
+// overloads give the CUDA 12 calls their CUDA 13 meaning.
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000 && defined(__cplusplus)
+inline __host__ cudaError_t cudaMemAdvise(const void *DevPtr, size_t Count,
+                                          enum cudaMemoryAdvise Advice,
+                                          int Device) {
+  struct cudaMemLocation Location = {};
+  Location.type = Device == cudaCpuDeviceId ? cudaMemLocationTypeHost
+                                            : cudaMemLocationTypeDevice;
+  Location.id = Device == cudaCpuDeviceId ? 0 : Device;
+  return cudaMemAdvise(DevPtr, Count, Advice, Location);
+}
+inline __host__ cudaError_t cudaMemPrefetchAsync(const void *DevPtr,
+                                                 size_t Count, int DstDevice,
+                                                 cudaStream_t Stream = 0) {
+  struct cudaMemLocation Location = {};
+  Location.type = DstDevice == cudaCpuDeviceId ? cudaMemLocationTypeHost
+                                               : cudaMemLocationTypeDevice;
+  Location.id = DstDevice == cudaCpuDeviceId ? 0 : DstDevice;
+  return cudaMemPrefetchAsync(DevPtr, Count, Location, 0, Stream);
+}
+#endif
+
 #endif // __CUDA__ && __clang__ && !__NVCC__
 #endif // CUDA_TIDY_NVCC_COMPAT_H

@@ -51,6 +51,15 @@ __global__ void __cluster_dims__(2, 1, 1) exchange(int *out) {
   cluster.sync();
 }
 
+// CUDA 12's unified-memory hints with a device ordinal (llm.c's
+// cudaMallocConditionallyManaged), which CUDA 13 replaced by cudaMemLocation
+// overloads: "no matching function for call to 'cudaMemAdvise'".
+int preferHost(void *p, size_t bytes, cudaStream_t stream) {
+  if (cudaMemAdvise(p, bytes, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId))
+    return 1;
+  return cudaMemPrefetchAsync(p, bytes, 0, stream) != cudaSuccess;
+}
+
 // assert with no <assert.h> of its own (nvcc's crt/common_functions.h
 // includes it; here cooperative_groups.h happens to as well, so the
 // cuda-samples NVRTC kernel simpleAssert_kernel.cu is the real case).
