@@ -373,16 +373,49 @@ def sanity_check(tidy, cache_dir):
                                                      r.stderr.strip()[:500]))
 
 
+# The opt-in checks of cuda-tidy's default set (tool/standalone/
+# CudaTidyMain.cpp): what a results file of a default run written before the
+# enabled checks were recorded had off.
+DEFAULT_OFF = {"cuda-prefer-tile-collectives", "cuda-shared-memory-race"}
+
+
+def enabled_checks(tidy, extra):
+    """The checks cuda-tidy runs with these arguments (--list-checks), from
+    a folder without a configuration file."""
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run([tidy, "--list-checks"] + list(extra), cwd=d,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+    names = [l.strip() for l in r.stdout.splitlines()
+             if l.startswith("    ") and l.strip()]
+    if r.returncode != 0 or not names:
+        raise SystemExit("real-code: %s --list-checks %s lists no check "
+                         "(exit %d): %s" % (tidy, " ".join(extra),
+                                            r.returncode, r.stderr.strip()[:500]))
+    return sorted(names)
+
+
 def potential_config():
     opts = ", ".join("%s: true" % o for o in POTENTIAL_OPTIONS)
     return "{CheckOptions: {%s}}" % opts
 
 
-def run_one(tidy, root, path, flags, cache_dir, potential):
+def tidy_args(checks=None, extra=()):
+    """The cuda-tidy arguments a run adds to its fixed ones: --checks (the
+    default set when None) and any --extra-tidy-arg, in order."""
+    out = []
+    if checks:
+        out.append("--checks=" + checks)
+    out.extend(extra)
+    return out
+
+
+def run_one(tidy, root, path, flags, cache_dir, potential, extra=()):
     cmd = [tidy, "--format=json", "--cache-dir=" + cache_dir, "--quiet",
            "--header-filter=^" + re.escape(root) + "/"]
     if potential:
         cmd.append("--config=" + potential_config())
+    cmd += list(extra)
     cmd += [path, "--"] + flags
     t0 = time.time()
     try:
@@ -401,11 +434,12 @@ def run_one(tidy, root, path, flags, cache_dir, potential):
             "stderr": err[-4000:], "seconds": round(time.time() - t0, 2)}
 
 
-def run_corpus(tidy, corpus, root, files, cache_dir, potential, jobs):
+def run_corpus(tidy, corpus, root, files, cache_dir, potential, jobs,
+               extra=()):
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
         futs = [pool.submit(run_one, tidy, root, p, corpus["flags"](p, root),
-                            cache_dir, potential) for p in files]
+                            cache_dir, potential, extra) for p in files]
         results = []
         for i, fut in enumerate(futs):
             results.append(fut.result())
@@ -502,8 +536,11 @@ def read_triage(path):
     return triage
 
 
-def compare(repo, commit, hazards, triage):
-    """Per-check rows and the untriaged / lost findings of one corpus."""
+def compare(repo, commit, hazards, triage, enabled=None):
+    """Per-check rows and the untriaged / lost findings of one corpus.
+
+    enabled: the checks the run had on (a set, or None: the default set, all
+    but DEFAULT_OFF); a TRUE verdict of a check that was off is not lost."""
     rows = collections.OrderedDict()
 
     def row(check):
@@ -522,6 +559,9 @@ def compare(repo, commit, hazards, triage):
             r[t[1]] += 1
     for key, (tcommit, verdict, reason) in sorted(triage.items()):
         if key[0] != repo or tcommit != commit or verdict != "TRUE":
+            continue
+        if (key[3] not in enabled if enabled is not None
+                else key[3] in DEFAULT_OFF):
             continue
         if key not in hazards:
             row(key[3])["lost"] += 1
@@ -630,14 +670,14 @@ def print_table(title, header, rows, markdown):
     print()
 
 
-def report(measured, triage, markdown, out=sys.stdout):
+def report(measured, triage, markdown, out=sys.stdout, enabled=None):
     h = "###" if markdown else "=="
     all_rows = []
     summary = []
     for m in measured:
         c = m["corpus"]
         rows, untriaged, lost = compare(c["repo"], c["commit"], m["hazards"],
-                                        triage)
+                                        triage, enabled)
         m["rows"], m["untriaged"], m["lost"] = rows, untriaged, lost
         all_rows.extend(rows.values())
         t = total(rows.values())
@@ -731,6 +771,13 @@ def main(argv=None):
     ap.add_argument("--triage", default=os.path.join(HERE, "triage.tsv"))
     ap.add_argument("--potential", action="store_true",
                     help="also turn on the opt-in potential tier")
+    ap.add_argument("--checks", metavar="GLOBS",
+                    help="cuda-tidy's --checks for every file (default: its "
+                    "default check set), e.g. -*,cuda-shared-memory-race to "
+                    "measure an opt-in rule alone")
+    ap.add_argument("--extra-tidy-arg", metavar="ARG", action="append",
+                    default=[], help="one more cuda-tidy argument before the "
+                    "file (repeatable), e.g. --config=...")
     ap.add_argument("--corpus", action="append", default=[],
                     help="only this corpus (repeatable): " +
                     ", ".join(c["name"] for c in CORPORA))
@@ -773,18 +820,24 @@ def main(argv=None):
         version = meta.get("version", "unknown version")
         digest = meta.get("sha256", "unknown")
         args.potential = meta.get("potential", args.potential)
+        extra = meta.get("tidy_args", [])
+        enabled = meta.get("enabled_checks")
     else:
         tidy, digest = private_binary(args.cuda_tidy, args.corpora)
         sanity_check(tidy, cache_dir)
         version = subprocess.run([tidy, "--version"], stdout=subprocess.PIPE,
                                  universal_newlines=True).stdout.strip()
-    say("real-code: %s (sha256 %s), %s tier" % (
-        version, digest, "potential" if args.potential else "default"))
+        extra = tidy_args(args.checks, args.extra_tidy_arg)
+        enabled = enabled_checks(tidy, extra)
+    say("real-code: %s (sha256 %s), %s tier%s" % (
+        version, digest, "potential" if args.potential else "default",
+        (", " + " ".join(extra)) if extra else ""))
 
     triage = read_triage(args.triage)
     measured = []
     raw = {"_meta": {"version": version, "sha256": digest,
                      "potential": args.potential,
+                     "tidy_args": extra, "enabled_checks": enabled,
                      "date": time.strftime("%Y-%m-%d")}}
     for c in present:
         root = corpus_root(args.corpora, c)
@@ -811,7 +864,7 @@ def main(argv=None):
         else:
             say("real-code: %s: %d files" % (c["name"], len(files)))
             results = run_corpus(tidy, c, root, files, cache_dir,
-                                 args.potential, args.j)
+                                 args.potential, args.j, extra)
         hazards, advisories, failures = collect(c["name"], c["repo"], root,
                                                 results)
         m = {"corpus": c, "files": len(files), "hazards": hazards,
@@ -829,10 +882,11 @@ def main(argv=None):
     if args.results:
         with open(args.results, "w") as f:
             json.dump(raw, f, indent=1)
-    print("cuda-tidy real-code precision, %s, %s tier, %s\n" % (
+    print("cuda-tidy real-code precision, %s, %s tier%s, %s\n" % (
         time.strftime("%Y-%m-%d"), "potential" if args.potential else
-        "default", version))
-    report(measured, triage, args.markdown)
+        "default", (" (" + " ".join(extra) + ")") if extra else "", version))
+    report(measured, triage, args.markdown,
+           enabled=None if enabled is None else set(enabled))
     return 0
 
 

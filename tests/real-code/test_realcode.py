@@ -122,6 +122,36 @@ class Comparison(unittest.TestCase):
         self.assertEqual((t["findings"], t["TRUE"], t["FALSE"]), (5, 1, 1))
         self.assertEqual(t["precision"], 0.5)
 
+    def test_lost_counts_only_checks_that_ran(self):
+        # A run of one opt-in rule alone (--checks=-*,cuda-shared-memory-race)
+        # loses none of the other checks' TRUE verdicts, and a default run
+        # (enabled None) none of an opt-in check's.
+        hz = {(REPO, "s.cu", 3, "cuda-shared-memory-race"): {
+            "message": "data race", "units": ["s.cu"]}}
+        triage = realcode.read_triage(self.triage_path)
+        triage[(REPO, "s.cu", 3, "cuda-shared-memory-race")] = (
+            COMMIT, "TRUE", "neighbour read")
+        triage[(REPO, "s.cu", 9, "cuda-shared-memory-race")] = (
+            COMMIT, "TRUE", "gone")
+        rows, untriaged, lost = realcode.compare(
+            REPO, COMMIT, hz, triage, {"cuda-shared-memory-race"})
+        self.assertEqual(untriaged, [])
+        self.assertEqual([k for k, _ in lost],
+                         [(REPO, "s.cu", 9, "cuda-shared-memory-race")])
+        r = rows["cuda-shared-memory-race"]
+        self.assertEqual((r["findings"], r["TRUE"], r["lost"]), (1, 1, 1))
+        _, _, lost = realcode.compare(REPO, COMMIT, {}, triage)
+        self.assertEqual([k for k, _ in lost],
+                         [(REPO, "a.cu", 10, "cuda-divergent-barrier"),
+                          (REPO, "a.cu", 99, "cuda-divergent-barrier")])
+
+    def test_tidy_args(self):
+        self.assertEqual(realcode.tidy_args(None, []), [])
+        self.assertEqual(realcode.tidy_args("-*,cuda-shared-memory-race",
+                                            ["--config={}"]),
+                         ["--checks=-*,cuda-shared-memory-race",
+                          "--config={}"])
+
     def test_bad_triage_is_refused(self):
         with open(self.triage_path, "a") as f:
             f.write("%s\t%s\ta.cu:1\tcuda-x\tMAYBE\twhy\n" % (REPO, COMMIT))
