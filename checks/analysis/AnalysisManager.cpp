@@ -1,6 +1,7 @@
 //===--- AnalysisManager.cpp - per-TU cache of divergence results ---------===//
 
 #include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/CompileErrors.h"
 #include "llvm/ADT/bit.h"
 
 #include "clang/AST/ASTContext.h"
@@ -94,11 +95,18 @@ AnalysisManager &AnalysisManager::forContext(ASTContext &Ctx,
   return *Manager;
 }
 
+bool AnalysisManager::definitionCompiles(const FunctionDecl *Definition) {
+  auto [It, New] = Compiles.try_emplace(Definition, true);
+  if (New)
+    It->second = compiles(*Definition);
+  return It->second;
+}
+
 const FunctionDivergence *
 AnalysisManager::divergence(const FunctionDecl *FD) {
   const FunctionDecl *Definition = nullptr;
   if (!FD || !FD->hasBody(Definition) || !Definition ||
-      Definition->isInvalidDecl() || Definition->isDependentContext())
+      Definition->isDependentContext() || !definitionCompiles(Definition))
     return nullptr;
   auto It = Analyses.find(Definition);
   if (It != Analyses.end())
@@ -119,7 +127,7 @@ AnalysisManager::divergence(const FunctionDecl *FD) {
 const CallSummary *AnalysisManager::summary(const FunctionDecl *FD) {
   const FunctionDecl *Definition = nullptr;
   if (!FD || !FD->hasBody(Definition) || !Definition ||
-      Definition->isInvalidDecl() || Definition->isDependentContext())
+      Definition->isDependentContext() || !definitionCompiles(Definition))
     return nullptr;
   auto It = Summaries.find(Definition);
   if (It != Summaries.end())

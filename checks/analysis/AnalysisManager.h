@@ -88,6 +88,10 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<CallSummary>>
       RecursionSummaries;
   llvm::SmallPtrSet<const FunctionDecl *, 8> InProgress;
+  /// Whether each definition asked about compiles (CompileErrors.h): one
+  /// that does not gets no analysis, so no check reports in it.
+  llvm::DenseMap<const FunctionDecl *, bool> Compiles;
+  bool definitionCompiles(const FunctionDecl *Definition);
   unsigned Depth = 0;
   LaunchShapes Shapes;
 };

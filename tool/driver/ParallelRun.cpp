@@ -217,7 +217,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
   std::vector<char> Finished(Files.size(), 0);
   std::vector<char> Failed(Files.size(), 0);
-  std::vector<std::vector<std::string>> RepairsPerFile(Files.size());
+  std::vector<std::vector<std::string>> NotesPerFile(Files.size());
 
   RunResult Result;
   std::mutex ResultMutex;
@@ -242,13 +242,13 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                 .second)
           Result.Errors.push_back(std::move(Error));
       PerFile[I].clear();
-      if (!RepairsPerFile[I].empty()) {
-        if (Settings.SpellingsRepaired) {
-          Settings.SpellingsRepaired(I, RepairsPerFile[I]);
+      if (!NotesPerFile[I].empty()) {
+        if (Settings.FileNotes) {
+          Settings.FileNotes(I, NotesPerFile[I]);
         } else {
           std::string Lines;
-          for (const std::string &Repair : RepairsPerFile[I])
-            Lines += "cuda-tidy: note: " + escapeForTerminal(Repair) + "\n";
+          for (const std::string &Note : NotesPerFile[I])
+            Lines += "cuda-tidy: note: " + escapeForTerminal(Note) + "\n";
           llvm::errs() << Lines; // one write
         }
       }
@@ -355,6 +355,8 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       // reference run (no caches: clang-tidy's own runClangTidy) repairs
       // nothing: it is plain clang-tidy, and has printed clang's "Error
       // while processing" line already.
+      // The notes printed with the file: the repairs, then the functions no
+      // check analyzed.
       std::vector<std::string> Repairs;
       if (Settings.RepairNvccSpellings && Caches) {
         std::map<std::string, std::string> Repaired;
@@ -377,8 +379,10 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
           Run.Errors = std::move(Again.Errors);
           Run.Stats = Again.Stats;
           Run.Failed = Again.Failed;
+          Run.FunctionsNotAnalyzed = std::move(Again.FunctionsNotAnalyzed);
         }
       }
+      llvm::append_range(Repairs, Run.FunctionsNotAnalyzed);
       std::vector<ClangTidyError> Errors = std::move(Run.Errors);
       ClangTidyStats Stats = Run.Stats;
       const bool FileFailed = Run.Failed;
@@ -400,7 +404,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       std::scoped_lock Lock(ResultMutex);
       PerFile[I] = std::move(Errors);
       StatsPerFile[I] = Stats;
-      RepairsPerFile[I] = std::move(Repairs);
+      NotesPerFile[I] = std::move(Repairs);
       Finished[I] = 1;
       Failed[I] = FileFailed ? 1 : 0;
       ReportReadyFiles();

@@ -113,11 +113,13 @@ struct RunSettings {
   /// spellings clang rejects (NvccSpellingRepair.h); only with caches (the
   /// reference run is plain clang-tidy). Off with --no-nvcc-compat.
   bool RepairNvccSpellings = true;
-  /// Called, before FileDone, with the repairs made for a file
-  /// ("path:line:column: what" each), from a worker thread under the same
-  /// lock; unset, they are printed to stderr as "cuda-tidy: note:" lines.
-  std::function<void(size_t File, llvm::ArrayRef<std::string> Repairs)>
-      SpellingsRepaired;
+  /// Called, before FileDone, with a file's notes ("path:line:column:
+  /// what" each): the nvcc spellings repaired, then the functions no check
+  /// analyzed because they do not compile (FileRun::FunctionsNotAnalyzed);
+  /// from a worker thread under the same lock. Unset, they are printed to
+  /// stderr as "cuda-tidy: note:" lines.
+  std::function<void(size_t File, llvm::ArrayRef<std::string> Notes)>
+      FileNotes;
   /// Called after each file with (files done, findings so far), from a
   /// worker thread under the same lock, after FileDone.
   std::function<void(size_t, size_t)> Progress;

@@ -1,6 +1,9 @@
 //===--- TidyRunner.cpp - clang-tidy on one file, with the caches ---------===//
 
 #include "tool/driver/TidyRunner.h"
+#include "checks/analysis/CompileErrors.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 #include "tool/driver/MemoryBudget.h"
 #include "tool/driver/FixApplier.h"
 
@@ -93,6 +96,70 @@ public:
   }
 };
 
+/// Once the checks have run on a translation unit with compiler errors:
+/// the user's function definitions that do not compile, which the checks
+/// left out (checks/analysis/CompileErrors.h), each named with the first
+/// place it does not compile.
+class FunctionsNotAnalyzed : public MultiplexConsumer {
+public:
+  FunctionsNotAnalyzed(std::unique_ptr<ASTConsumer> Inner,
+                       std::vector<std::string> &Names)
+      : MultiplexConsumer(std::move(Inner)), Names(Names) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    MultiplexConsumer::HandleTranslationUnit(Ctx);
+    if (!Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    Finder Find(Ctx.getSourceManager(), Names);
+    for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
+      SourceLocation Loc = D->getLocation();
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+        continue;
+      Find.TraverseDecl(D);
+    }
+  }
+
+private:
+  struct Finder : RecursiveASTVisitor<Finder> {
+    Finder(const SourceManager &SM, std::vector<std::string> &Names)
+        : SM(SM), Names(Names) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      // A template instance whose body failed to instantiate is left
+      // invalid with no body.
+      const bool FailedInstance =
+          FD->isInvalidDecl() && FD->isTemplateInstantiation();
+      if ((!FD->doesThisDeclarationHaveABody() && !FailedInstance) ||
+          FD->isDependentContext())
+        return true;
+      const SourceLocation Error = analysis::firstCompileError(*FD);
+      if (Error.isInvalid())
+        return true;
+      const PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(FD->getLocation()));
+      const PresumedLoc At = SM.getPresumedLoc(SM.getExpansionLoc(Error));
+      if (Where.isInvalid() || !Seen.insert(FD->getLocation().getRawEncoding()).second)
+        return true;
+      std::string Name = Where.getFilename();
+      Name += ":" + std::to_string(Where.getLine()) + ":" +
+              std::to_string(Where.getColumn());
+      Name += ": function '" + FD->getQualifiedNameAsString() +
+              "' was not analyzed: it does not compile";
+      if (FailedInstance)
+        Name += " (an instance of a template that does not compile for its "
+                "arguments)";
+      else if (At.isValid())
+        Name += " (the first error in it is at line " +
+                std::to_string(At.getLine()) + ")";
+      Names.push_back(std::move(Name));
+      return true;
+    }
+    const SourceManager &SM;
+    std::vector<std::string> &Names;
+    llvm::DenseSet<unsigned> Seen;
+  };
+  std::vector<std::string> &Names;
+};
+
 /// Reads a preamble's roots for CUDA's deferred diagnostics only when there
 /// is a deferred diagnostic to look for. At the end of the translation unit
 /// Sema::emitDeferredDiags reads back from the PCH every function the
@@ -172,6 +239,7 @@ struct FileState {
   unsigned Commands = 0;
   // The user's files as the parse read them (FileRun::UserFilesRead).
   std::vector<std::pair<std::string, std::string>> UserFilesRead;
+  std::vector<std::string> FunctionsNotAnalyzed;
 };
 
 llvm::StringSet<> recordNames(llvm::StringRef Dir) {
@@ -292,6 +360,9 @@ private:
             std::make_unique<DeferredRootsAtEndOfMainFile>(Compiler));
       if (Consumer && !Owner.Context.getOptions().SystemHeaders.value_or(false))
         Consumer = std::make_unique<UserCodeScope>(std::move(Consumer));
+      if (Consumer)
+        Consumer = std::make_unique<FunctionsNotAnalyzed>(
+            std::move(Consumer), Owner.State.FunctionsNotAnalyzed);
       if (Owner.Caches.TimeChecks && Consumer)
         return std::make_unique<TimedConsumer>(std::move(Consumer),
                                                Owner.State.AnalysisSeconds);
@@ -510,6 +581,7 @@ FileRun runFileWithCaches(
   FileRun Run;
   Run.Failed = Failed;
   Run.UserFilesRead = std::move(State.UserFilesRead);
+  Run.FunctionsNotAnalyzed = std::move(State.FunctionsNotAnalyzed);
   Run.Errors = DiagConsumer.take();
   Run.Stats = Context.getStats();
   if (State.Replayed) {

@@ -49,6 +49,9 @@ struct FileRun {
   /// read: --fix refuses a file whose bytes differ from these when it
   /// writes (FileSnapshots).
   std::vector<std::pair<std::string, std::string>> UserFilesRead;
+  /// The user's function definitions that do not compile, which no check
+  /// analyzed ("path:line:column: function 'f' was not analyzed: ...").
+  std::vector<std::string> FunctionsNotAnalyzed;
 };
 
 /// The caches of one cuda-tidy run, made from its flags: the cache folder

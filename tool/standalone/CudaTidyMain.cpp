@@ -875,12 +875,11 @@ int main(int Argc, const char **Argv) {
   HowToRun.Caches = Cache.caches();
   HowToRun.FocusHeaders = FocusHeaders;
   HowToRun.RepairNvccSpellings = !NoNvccCompat;
-  HowToRun.SpellingsRepaired = [&](size_t,
-                                   llvm::ArrayRef<std::string> Repairs) {
+  HowToRun.FileNotes = [&](size_t, llvm::ArrayRef<std::string> Notes) {
     ClearProgress();
     std::string Lines;
-    for (const std::string &Repair : Repairs)
-      Lines += "cuda-tidy: note: " + escapeForTerminal(Repair) + "\n";
+    for (const std::string &Note : Notes)
+      Lines += "cuda-tidy: note: " + escapeForTerminal(Note) + "\n";
     llvm::errs() << Lines; // one write
   };
   if (Fix || FixErrors || FixNotes)
