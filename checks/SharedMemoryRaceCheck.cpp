@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
 
 #include <map>
 
@@ -125,22 +126,48 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Loc = SM.getExpansionLoc(Shown.Second->Where->getBeginLoc());
     if (!Reported.insert(Loc.getRawEncoding()).second)
       continue;
+    // One barrier fixes the group when one point separates every pair.
+    const Stmt *Point = Accesses.separatingPoint(*Shown.First, *Shown.Second);
+    for (const Pair &Other : Pairs)
+      if (Point &&
+          Accesses.separatingPoint(*Other.First, *Other.Second) != Point)
+        Point = nullptr;
+    std::optional<FixItHint> Fix;
+    if (Point && Point->getBeginLoc().isFileID()) {
+      std::string Text = "__syncthreads();";
+      StringRef Indent = Lexer::getIndentationForLine(Point->getBeginLoc(), SM);
+      bool StartsLine = SM.getSpellingColumnNumber(Point->getBeginLoc()) ==
+                        Indent.size() + 1;
+      Text += StartsLine ? "\n" + Indent.str() : " ";
+      Fix = FixItHint::CreateInsertion(Point->getBeginLoc(), Text);
+    }
     ThreadCoord Shape = Accesses.blockShape();
     std::string More;
     if (Pairs.size() > 1)
       More = " (" + std::to_string(Pairs.size()) +
              " conflicting pairs of accesses to '" +
              Key.first->getName().str() + "' in this barrier interval)";
-    diag(Loc, "data race on __shared__ '%0': %1 %2 %3 while %4 %5 it, with no "
-              "block barrier between the two accesses%6%7")
-        << Key.first->getName() << threadName(Shown.Witness.Second, Shape)
-        << verb(*Shown.Second) << Shown.Witness.Cell
-        << threadName(Shown.Witness.First, Shape) << verb(*Shown.First)
-        << (Shown.Witness.AcrossIterations
-                ? " (in different iterations of the loop: it has no barrier "
-                  "on its way back)"
-                : "")
-        << More;
+    {
+      // The warning is emitted when its builder goes, before its notes.
+      auto Warning =
+          diag(Loc, "data race on __shared__ '%0': %1 %2 %3 while %4 %5 it, "
+                    "with no block barrier between the two accesses%6%7");
+      Warning << Key.first->getName()
+              << threadName(Shown.Witness.Second, Shape) << verb(*Shown.Second)
+              << Shown.Witness.Cell << threadName(Shown.Witness.First, Shape)
+              << verb(*Shown.First)
+              << (Shown.Witness.AcrossIterations
+                      ? " (in different iterations of the loop: it has no "
+                        "barrier on its way back)"
+                      : "")
+              << More;
+      if (Fix)
+        Warning << *Fix;
+    }
+    if (Point)
+      diag(SM.getExpansionLoc(Point->getBeginLoc()),
+           "a __syncthreads() before this statement orders every pair",
+           DiagnosticIDs::Note);
     if (Shown.First != Shown.Second)
       diag(SM.getExpansionLoc(Shown.First->Where->getBeginLoc()),
            "the conflicting %0", DiagnosticIDs::Note)

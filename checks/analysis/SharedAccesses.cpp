@@ -117,13 +117,49 @@ struct SharedAccessAnalysis::Impl {
       SymbolNames.push_back(Name.str());
     return It->second;
   }
+  /// \p E folds to an integer constant (the same for every thread: asked
+  /// once per expression, not once per thread).
+  std::optional<int64_t> constant(const Expr *E) {
+    auto [It, New] = Constants.try_emplace(E, std::nullopt);
+    if (New && E->getType()->isIntegralOrEnumerationType()) {
+      Expr::EvalResult Value;
+      if (E->EvaluateAsInt(Value, Ctx) &&
+          Value.Val.getInt().getSignificantBits() <= 63)
+        It->second = Value.Val.getInt().getExtValue();
+    }
+    return It->second;
+  }
+  llvm::DenseMap<const Expr *, std::optional<int64_t>> Constants;
   std::optional<Linear> eval(const Expr *E, const Env &En, unsigned Depth = 0);
   std::optional<bool> truth(const Expr *E, const Env &En, unsigned Depth = 0);
 
-  /// The enclosing for loops of \p S, outermost first, and the `if`s with
-  /// the branch \p S is on.
+  /// The enclosing for loops of \p S, outermost first, and the conditions
+  /// that decide whether a thread reaches it: the `if`s with the branch \p S
+  /// is on, and the exits before it (`if (c) return;`, `break;` or
+  /// `continue;` in a block that holds \p S further down: \p S needs !c).
   void context(const Stmt *S, std::vector<const ForStmt *> &Loops,
-               std::vector<std::pair<const Expr *, bool>> &Guards) const;
+               std::vector<std::pair<const Expr *, bool>> &Guards);
+  /// The `if (c) <exit>` statements of a compound statement, in order.
+  const std::vector<const IfStmt *> &exitsOf(const CompoundStmt *Block);
+  llvm::DenseMap<const CompoundStmt *, std::vector<const IfStmt *>> Exits;
+  /// The function has a label, a `case` or a `default`: a jump may enter a
+  /// statement other than at its start.
+  bool hasJumpTargets() {
+    if (!JumpTargets) {
+      struct Scan : RecursiveASTVisitor<Scan> {
+        bool Found = false;
+        bool VisitLabelStmt(LabelStmt *) { return !(Found = true); }
+        bool VisitSwitchCase(SwitchCase *) { return !(Found = true); }
+        bool VisitIndirectGotoStmt(IndirectGotoStmt *) {
+          return !(Found = true);
+        }
+      } S;
+      S.TraverseStmt(FD->getBody());
+      JumpTargets = S.Found;
+    }
+    return *JumpTargets;
+  }
+  std::optional<bool> JumpTargets;
   /// The counter a for loop steps, when its init, condition and step are
   /// simple and nothing else in the loop changes it.
   const VarDecl *counterOf(const ForStmt *For);
@@ -143,7 +179,41 @@ struct SharedAccessAnalysis::Impl {
   touches(const SharedAccess &A, const Env &Base,
           const std::vector<const ForStmt *> &SharedWith);
   std::string cellText(const SharedAccess &A, const std::vector<Linear> &Cell);
+  /// touches() for every thread of the block, in the order of threadAt();
+  /// nullopt when one thread's does not evaluate. Kept per access and set of
+  /// shared loops: an access is in several pairs.
+  using BlockTouches = std::optional<std::vector<std::vector<Touch>>>;
+  const BlockTouches &blockTouches(const SharedAccess &A,
+                                   const std::vector<const ForStmt *> &SharedWith);
+  std::map<std::pair<const Expr *, std::vector<const ForStmt *>>, BlockTouches>
+      TouchCache;
+  ThreadCoord threadAt(unsigned Id) const {
+    return {Id % Shape[0], (Id / Shape[0]) % Shape[1],
+            Id / (Shape[0] * Shape[1])};
+  }
 };
+
+const SharedAccessAnalysis::Impl::BlockTouches &
+SharedAccessAnalysis::Impl::blockTouches(
+    const SharedAccess &A, const std::vector<const ForStmt *> &SharedWith) {
+  auto [It, New] = TouchCache.try_emplace({A.Where, SharedWith});
+  if (!New)
+    return It->second;
+  std::vector<std::vector<Touch>> All;
+  unsigned Threads = Shape[0] * Shape[1] * Shape[2];
+  All.reserve(Threads);
+  for (unsigned T = 0; T < Threads; ++T) {
+    Env En;
+    En.Thread = threadAt(T);
+    En.Block = Shape;
+    std::optional<std::vector<Touch>> Mine = touches(A, En, SharedWith);
+    if (!Mine)
+      return It->second; // nullopt
+    All.push_back(std::move(*Mine));
+  }
+  It->second = std::move(All);
+  return It->second;
+}
 
 void SharedAccessAnalysis::Impl::collect() {
   const Stmt *Body = FD->getBody();
@@ -341,13 +411,10 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
     }
     }
   }
-  if (E->getType()->isIntegralOrEnumerationType()) {
-    Expr::EvalResult Value;
-    if (E->EvaluateAsInt(Value, Ctx) && Value.Val.getInt().getSignificantBits() <= 63) {
-      Linear L;
-      L.Constant = Value.Val.getInt().getExtValue();
-      return L;
-    }
+  if (std::optional<int64_t> Value = constant(E)) {
+    Linear L;
+    L.Constant = *Value;
+    return L;
   }
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
     return eval(Cast->getSubExpr(), En, Depth + 1);
@@ -534,13 +601,45 @@ std::optional<bool> SharedAccessAnalysis::Impl::truth(const Expr *E,
   return V->Constant != 0;
 }
 
+/// \p S leaves the block it is in: a return, break or continue, or a block
+/// that ends in one.
+static bool leaves(const Stmt *S) {
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(S))
+    return !Block->body_empty() && leaves(Block->body_back());
+  return isa_and_nonnull<ReturnStmt, BreakStmt, ContinueStmt>(S);
+}
+
+const std::vector<const IfStmt *> &
+SharedAccessAnalysis::Impl::exitsOf(const CompoundStmt *Block) {
+  auto [It, New] = Exits.try_emplace(Block);
+  if (New)
+    for (const Stmt *S : Block->body())
+      if (const auto *If = dyn_cast<IfStmt>(S);
+          If && If->getCond() && !If->getElse() && !If->getInit() &&
+          !If->getConditionVariable() && !If->isConsteval() &&
+          leaves(If->getThen()))
+        It->second.push_back(If);
+  return It->second;
+}
+
 void SharedAccessAnalysis::Impl::context(
     const Stmt *S, std::vector<const ForStmt *> &Loops,
-    std::vector<std::pair<const Expr *, bool>> &Guards) const {
+    std::vector<std::pair<const Expr *, bool>> &Guards) {
   const Stmt *Child = S;
+  const SourceManager &SM = Ctx.getSourceManager();
   for (const Stmt *Up = Parents->getParent(S); Up;
        Child = Up, Up = Parents->getParent(Up)) {
-    if (const auto *For = dyn_cast<ForStmt>(Up)) {
+    if (const auto *Block = dyn_cast<CompoundStmt>(Up)) {
+      // A break or continue of an exit leaves the loop (or switch) around
+      // this block, which holds S too; a return leaves the kernel.
+      for (const IfStmt *Exit : exitsOf(Block)) {
+        if (Exit == Child ||
+            !SM.isBeforeInTranslationUnit(Exit->getBeginLoc(),
+                                          Child->getBeginLoc()))
+          break;
+        Guards.emplace_back(Exit->getCond(), false);
+      }
+    } else if (const auto *For = dyn_cast<ForStmt>(Up)) {
       if (Child == For->getBody() || Child == For->getInc() ||
           Child == For->getCond())
         Loops.insert(Loops.begin(), For);
@@ -549,6 +648,16 @@ void SharedAccessAnalysis::Impl::context(
         Guards.emplace_back(If->getCond(), true);
       else if (If->getCond() && Child == If->getElse())
         Guards.emplace_back(If->getCond(), false);
+    } else if (const auto *Choice = dyn_cast<ConditionalOperator>(Up)) {
+      // `c ? s[i] : v` reads s[i] only where c holds.
+      if (Child == Choice->getTrueExpr())
+        Guards.emplace_back(Choice->getCond(), true);
+      else if (Child == Choice->getFalseExpr())
+        Guards.emplace_back(Choice->getCond(), false);
+    } else if (const auto *Logic = dyn_cast<BinaryOperator>(Up);
+               Logic && Logic->isLogicalOp() && Child == Logic->getRHS()) {
+      // `c && s[i]` reads s[i] only where c holds; `c || s[i]` where not.
+      Guards.emplace_back(Logic->getLHS(), Logic->getOpcode() == BO_LAnd);
     }
   }
 }
@@ -787,6 +896,45 @@ bool SharedAccessAnalysis::isCyclic(unsigned Interval) const {
 
 ThreadCoord SharedAccessAnalysis::blockShape() const { return P->Shape; }
 
+const Stmt *SharedAccessAnalysis::separatingPoint(const SharedAccess &First,
+                                                  const SharedAccess &Second) const {
+  if (!P->Intervals || !P->D || First.Where == Second.Where ||
+      P->Intervals->meeting(First.Ref, Second.Ref) !=
+          BarrierIntervals::Meeting::SameIteration)
+    return nullptr;
+  // (SameIteration: no barrier-free path runs from the second back to the
+  // first around a loop, which would stay after a barrier between them.)
+  if (P->hasJumpTargets())
+    return nullptr;
+  // The statements of the innermost block holding both that hold each.
+  llvm::SmallVector<const Stmt *, 16> UpFirst;
+  for (const Stmt *S = First.Where; S; S = P->Parents->getParent(S))
+    UpFirst.push_back(S);
+  const Stmt *Child = Second.Where;
+  for (const Stmt *Up = P->Parents->getParent(Child); Up;
+       Child = Up, Up = P->Parents->getParent(Up)) {
+    const auto *Common = llvm::find(UpFirst, Up);
+    if (Common == UpFirst.end())
+      continue;
+    const auto *Block = dyn_cast<CompoundStmt>(Up);
+    if (!Block || Common == UpFirst.begin())
+      return nullptr;
+    const Stmt *FirstChild = *std::prev(Common);
+    if (FirstChild == Child)
+      return nullptr;
+    for (const Stmt *S : Block->body()) {
+      if (S == Child)
+        return nullptr; // the second access's statement comes first
+      if (S == FirstChild)
+        break;
+    }
+    if (P->D->divergenceAt(Child, Scope::Block))
+      return nullptr;
+    return Child;
+  }
+  return nullptr;
+}
+
 /// \p E, or a local with one value it names, reads one of \p Counters.
 static bool readsCounter(const Expr *E,
                          const llvm::SmallPtrSetImpl<const VarDecl *> &Counters,
@@ -880,31 +1028,28 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
   auto LinearId = [&](const ThreadCoord &T) {
     return T[0] + Shape[0] * (T[1] + Shape[1] * T[2]);
   };
+  const Impl::BlockTouches &TA = P->blockTouches(A, SharedLoops);
+  if (!TA)
+    return std::nullopt;
+  const Impl::BlockTouches &TB = P->blockTouches(B, SharedLoops);
+  if (!TB)
+    return std::nullopt;
   // Cell -> up to two threads of A in different warps.
   llvm::StringMap<llvm::SmallVector<ThreadCoord, 2>> ByCell;
-  std::vector<std::pair<ThreadCoord, std::vector<Impl::Touch>>> TouchesB;
-  for (unsigned Z = 0; Z < Shape[2]; ++Z)
-    for (unsigned Y = 0; Y < Shape[1]; ++Y)
-      for (unsigned X = 0; X < Shape[0]; ++X) {
-        Env En;
-        En.Thread = {X, Y, Z};
-        En.Block = Shape;
-        auto TA = P->touches(A, En, SharedLoops);
-        auto TB = P->touches(B, En, SharedLoops);
-        if (!TA || !TB)
-          return std::nullopt;
-        for (const Impl::Touch &T : *TA) {
-          auto &Threads = ByCell[Key(T)];
-          if (Threads.empty() ||
-              (Threads.size() == 1 &&
-               LinearId(Threads[0]) / 32 != LinearId(En.Thread) / 32))
-            Threads.push_back(En.Thread);
-        }
-        TouchesB.emplace_back(En.Thread, std::move(*TB));
-      }
+  for (unsigned I = 0; I < TA->size(); ++I) {
+    ThreadCoord Thread = P->threadAt(I);
+    for (const Impl::Touch &T : (*TA)[I]) {
+      auto &Threads = ByCell[Key(T)];
+      if (Threads.empty() ||
+          (Threads.size() == 1 &&
+           LinearId(Threads[0]) / 32 != LinearId(Thread) / 32))
+        Threads.push_back(Thread);
+    }
+  }
   std::optional<SharedConflict> Best;
-  for (const auto &[Thread, Touches] : TouchesB)
-    for (const Impl::Touch &T : Touches) {
+  for (unsigned I = 0; I < TB->size(); ++I) {
+    ThreadCoord Thread = P->threadAt(I);
+    for (const Impl::Touch &T : (*TB)[I]) {
       auto It = ByCell.find(Key(T));
       if (It == ByCell.end())
         continue;
@@ -920,6 +1065,7 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
         }
       }
     }
+  }
   return Best;
 }
 

@@ -17,9 +17,12 @@
 // is not evaluated, and the pair is left alone: a conflict is claimed only
 // when the tool can show two threads and a cell.
 //
-// The enclosing `if` conditions of an access that evaluate for a thread
-// decide whether it makes the access; one that depends on an unknown bound
-// (`tid < n`) is taken to let it through. A variable whose address escapes
+// The conditions of an access that evaluate for a thread decide whether it
+// makes the access: the enclosing `if`s, the `c ? s[i] : v` and `c && s[i]`
+// around it, and the exits before it in the blocks that hold it (`if (c)
+// return;`, and `break;` or `continue;` of the loop around it: the access
+// needs !c). One that depends on an unknown bound (`tid < n`) is taken to let
+// it through. A variable whose address escapes
 // (passed to a function, bound to a pointer) is not tracked at all.
 //
 // The block is the one the TU's launches give (LaunchShape.h), else 256
@@ -107,6 +110,16 @@ public:
                                          const SharedAccess &B) const;
   /// The block shape the evaluation uses.
   ThreadCoord blockShape() const;
+
+  /// A statement before which one `__syncthreads()` orders \p First before
+  /// \p Second on every path that joins them: the two lie in different
+  /// statements of one block (`{ ...; S1; ...; S2; ... }`, \p First in S1,
+  /// \p Second in S2), they meet only in the same iteration (no
+  /// barrier-free path back around a loop), every thread of a block reaches
+  /// S2 together (a barrier there does not diverge), and nothing jumps into
+  /// S2 (no label or `case` in the function). S2, or null.
+  const Stmt *separatingPoint(const SharedAccess &First,
+                              const SharedAccess &Second) const;
 
 private:
   struct Impl;

@@ -12,6 +12,7 @@
 #include "tests/unit/ParsedCuda.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
 
 #include "gtest/gtest.h"
 
@@ -133,6 +134,98 @@ void host(float *out) { k<<<1, 64>>>(out); }
   std::optional<SharedConflict> C = K.Accesses.conflict(K.at(0), K.at(1));
   ASSERT_TRUE(C.has_value());
   EXPECT_TRUE(C->CrossWarp);
+}
+
+TEST(SharedAccesses, ExitsDecideWhoArrives) {
+  Kernel K(R"cu(
+__global__ void k(float *out, const float *in) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = in[t];                     // 0
+  if (t >= 64)
+    return;
+  out[t] = s[(t + 32) % 64];        // 1: warps 0 and 1 are left
+  for (int r = 0; r < 2; ++r) {
+    if (t >= 32)
+      break;
+    out[t] = s[t + 1];              // 2: warp 0 only; s[32] is thread 32's
+  }
+  out[t] = t == 0 ? s[200] : 0.0f;  // 3: thread 0 alone
+  out[t] = t < 31 && s[t + 1] > 0;  // 4: lanes 0..30
+}
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ASSERT_EQ(K.Accesses.accesses().size(), 5u);
+  std::optional<SharedConflict> Two = K.Accesses.conflict(K.at(0), K.at(1));
+  ASSERT_TRUE(Two.has_value());
+  EXPECT_TRUE(Two->CrossWarp);
+  EXPECT_EQ(Two->Cell, "s[32]");
+  // Thread 32 wrote s[32] before it left: warp 0 reads it across warps.
+  std::optional<SharedConflict> Edge = K.Accesses.conflict(K.at(0), K.at(2));
+  ASSERT_TRUE(Edge.has_value());
+  EXPECT_TRUE(Edge->CrossWarp);
+  EXPECT_EQ(Edge->Second[0], 31u);
+  // Thread 0 reads s[200], which thread 200 wrote: across warps.
+  std::optional<SharedConflict> One = K.Accesses.conflict(K.at(0), K.at(3));
+  ASSERT_TRUE(One.has_value());
+  EXPECT_EQ(One->Second[0], 0u);
+  EXPECT_EQ(One->First[0], 200u);
+  // Lanes 0..30 read s[1..31]: warp 0's own.
+  std::optional<SharedConflict> And = K.Accesses.conflict(K.at(0), K.at(4));
+  ASSERT_TRUE(And.has_value());
+  EXPECT_FALSE(And->CrossWarp);
+}
+
+TEST(SharedAccesses, ExitsKeepLaterAccessesToOneWarp) {
+  Kernel K(R"cu(
+__global__ void k(float *out, const float *in) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  if (t >= 32) {
+    out[t] = 0.0f;
+    return;
+  }
+  s[t] = in[t];                     // 0
+  out[t] = s[(t + 1) % 32];         // 1
+}
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ASSERT_EQ(K.Accesses.accesses().size(), 2u);
+  std::optional<SharedConflict> C = K.Accesses.conflict(K.at(0), K.at(1));
+  ASSERT_TRUE(C.has_value());
+  EXPECT_FALSE(C->CrossWarp) << "only warp 0 gets past the exit";
+}
+
+TEST(SharedAccesses, SeparatingPoint) {
+  Kernel K(R"cu(
+__global__ void k(float *out, const float *in) {
+  __shared__ float s[256];
+  __shared__ float acc[256];
+  int t = threadIdx.x;
+  s[t] = in[t];                     // 0
+  if (t < 200)
+    out[t] = s[t + 32];             // 1: before the if
+  if (t < 128) {
+    s[t] = 1.0f;                    // 2
+    out[t] = s[127 - t];            // 3: under the branch: none
+  }
+  for (int d = 128; d > 0; d /= 2)
+    if (t < d)
+      acc[t] += acc[t + d];         // 4, 5: around the loop: none
+}
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ASSERT_EQ(K.Accesses.accesses().size(), 6u);
+  const Stmt *Point = K.Accesses.separatingPoint(K.at(0), K.at(1));
+  ASSERT_NE(Point, nullptr);
+  EXPECT_TRUE(isa<IfStmt>(Point));
+  EXPECT_EQ(K.Accesses.separatingPoint(K.at(2), K.at(3)), nullptr);
+  EXPECT_EQ(K.Accesses.separatingPoint(K.at(5), K.at(4)), nullptr);
+  EXPECT_EQ(K.Accesses.separatingPoint(K.at(1), K.at(0)), nullptr)
+      << "the second comes first";
 }
 
 } // namespace
