@@ -132,6 +132,67 @@ TEST(CudaCompilationDatabase, BothPassesSplitEachCudaCommandInTwo) {
             std::vector<std::string>{"--cuda-device-only"});
 }
 
+TEST(CudaCompilationDatabase, GpuArchListRunsTheDeviceSideOncePerArch) {
+  CommandSettings Settings;
+  Settings.Toolkit = CudaToolkit{"/opt/cuda", 13, 0, "test"};
+  Settings.GpuArchs = {"sm_80", "sm_90"};
+  Settings.GpuArchExplicit = true;
+  auto ArchsOf = [](const std::vector<tooling::CompileCommand> &Commands) {
+    std::vector<std::string> Archs;
+    for (const tooling::CompileCommand &Command : Commands)
+      for (const std::string &Arg : Command.CommandLine)
+        if (llvm::StringRef(Arg).starts_with("--cuda-gpu-arch="))
+          Archs.push_back(Arg);
+    return Archs;
+  };
+  CudaCompilationDatabase Device(nullptr, Settings);
+  std::vector<tooling::CompileCommand> Commands =
+      Device.getCompileCommands("k.cu");
+  EXPECT_EQ(ArchsOf(Commands), (std::vector<std::string>{
+                                   "--cuda-gpu-arch=sm_80",
+                                   "--cuda-gpu-arch=sm_90"}));
+  EXPECT_EQ(sidesOf(Commands), (std::vector<std::string>{
+                                   "--cuda-device-only", "--cuda-device-only"}));
+  // Not CUDA: one command.
+  EXPECT_EQ(Device.getCompileCommands("main.cpp").size(), 1u);
+
+  // Both sides: each arch's device side, then the host side once.
+  Settings.Pass = CudaPass::Both;
+  CudaCompilationDatabase Both(nullptr, Settings);
+  Commands = Both.getCompileCommands("k.cu");
+  EXPECT_EQ(sidesOf(Commands),
+            (std::vector<std::string>{"--cuda-device-only",
+                                      "--cuda-device-only",
+                                      "--cuda-host-only"}));
+  EXPECT_EQ(ArchsOf(Commands), (std::vector<std::string>{
+                                   "--cuda-gpu-arch=sm_80",
+                                   "--cuda-gpu-arch=sm_90",
+                                   "--cuda-gpu-arch=sm_80"}));
+
+  // A command that names the host side only is not split by arch.
+  Settings.Pass = CudaPass::Device;
+  Settings.FallbackFlags = {"--cuda-host-only"};
+  CudaCompilationDatabase Host(nullptr, Settings);
+  EXPECT_EQ(Host.getCompileCommands("k.cu").size(), 1u);
+}
+
+TEST(CudaToolkit, ParsesGpuArchLists) {
+  auto Parsed = parseGpuArchList("sm_80, sm_90a,sm_80,sm_120");
+  ASSERT_TRUE(static_cast<bool>(Parsed));
+  EXPECT_EQ(*Parsed,
+            (std::vector<std::string>{"sm_80", "sm_90a", "sm_120"}));
+  for (llvm::StringRef Bad : {"sm_80,sm_999", "gfx906", "", "sm_80,", "90"}) {
+    auto Rejected = parseGpuArchList(Bad);
+    ASSERT_FALSE(static_cast<bool>(Rejected)) << Bad.str();
+    const std::string Message = llvm::toString(Rejected.takeError());
+    EXPECT_NE(Message.find("--cuda-gpu-arch"), std::string::npos) << Message;
+  }
+  auto Named = parseGpuArchList("sm_80,sm_999");
+  ASSERT_FALSE(static_cast<bool>(Named));
+  EXPECT_NE(llvm::toString(Named.takeError()).find("'sm_999'"),
+            std::string::npos);
+}
+
 TEST(CudaToolkit, LeavesNonCudaFilesAloneAndMarksHeaders) {
   std::vector<std::string> Cpp = {"clang++", "main.cpp"};
   addCudaDefaults(Cpp, "main.cpp", std::nullopt, CudaPass::Device, "sm_90");

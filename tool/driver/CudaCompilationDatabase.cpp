@@ -206,7 +206,8 @@ CudaCompilationDatabase::fallbackCommand(StringRef FilePath) const {
 }
 
 void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
-                                     CudaPass Pass) const {
+                                     CudaPass Pass,
+                                     llvm::StringRef GpuArch) const {
   std::vector<std::string> &Args = Command.CommandLine;
   if (Args.empty())
     return;
@@ -216,7 +217,7 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
     compdb::TranslationOptions Options;
     if (Settings.Toolkit)
       Options.CudaPath = Settings.Toolkit->Path;
-    Options.DefaultArch = Settings.GpuArch;
+    Options.DefaultArch = GpuArch.str();
     compdb::TranslatedCommand Translated =
         compdb::translateNvccCommand(Args, Command.Directory, Options);
     Args = Translated.HighestArch.empty()
@@ -231,7 +232,7 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
     llvm::erase_if(Args, [](const std::string &A) {
       return llvm::StringRef(A).starts_with("--offload-arch=");
     });
-    Args = compdb::restrictToGpuArch(Args, Settings.GpuArch);
+    Args = compdb::restrictToGpuArch(Args, GpuArch.str());
   }
   // --extra-arg-before goes right after the driver, --extra-arg before the
   // file name (before the `--` that precedes it in an interpolated command),
@@ -242,8 +243,7 @@ void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
   if (FileArg == Args.end())
     FileArg = llvm::find(Args, Command.Filename);
   Args.insert(FileArg, Settings.ExtraArgs.begin(), Settings.ExtraArgs.end());
-  addCudaDefaults(Args, Command.Filename, Settings.Toolkit, Pass,
-                  Settings.GpuArch);
+  addCudaDefaults(Args, Command.Filename, Settings.Toolkit, Pass, GpuArch);
   addNvccCompat(Args, Command.Filename, Settings.CompatHeader,
                 Settings.HostCompilerIncludeDir);
   // Nothing in a compile command may write a file or overflow the stack
@@ -303,22 +303,34 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
     }
     Command.Filename = File;
   }
-  if (Settings.Pass != CudaPass::Both) {
-    for (tooling::CompileCommand &Command : Commands)
-      adjust(Command, Settings.Pass);
-    return Commands;
-  }
-  // Both sides: each CUDA command twice, device first. A command that
-  // already names its side, or is not CUDA, stays one.
+  // One command per side and device arch. --cuda-pass=both runs each CUDA
+  // command twice, device first; --cuda-gpu-arch=A,B runs the device side
+  // once per arch, in the order given. A command that already names its
+  // side keeps that one; a command that is not CUDA stays one. The file's
+  // findings are merged by clang-tidy's diagnostic consumer, which drops
+  // the duplicates (TidyRunner runs every command of a file in one tool).
+  const std::string &FirstArch = Settings.GpuArchs.front();
+  const CudaPass FirstPass =
+      Settings.Pass == CudaPass::Both ? CudaPass::Device : Settings.Pass;
   std::vector<tooling::CompileCommand> Split;
   for (tooling::CompileCommand &Command : Commands) {
-    tooling::CompileCommand Host = Command;
-    adjust(Command, CudaPass::Device);
+    const tooling::CompileCommand Original = Command;
+    adjust(Command, FirstPass, FirstArch);
     const bool Cuda = isCudaCommand(Command.CommandLine, Command.Filename);
+    const bool Device = Cuda && !namesHostPass(Command.CommandLine);
     Split.push_back(std::move(Command));
-    if (!Cuda || namesCudaPass(Host.CommandLine))
+    if (!Cuda)
       continue;
-    adjust(Host, CudaPass::Host);
+    if (Device)
+      for (const std::string &Arch : llvm::drop_begin(Settings.GpuArchs)) {
+        tooling::CompileCommand Other = Original;
+        adjust(Other, FirstPass, Arch);
+        Split.push_back(std::move(Other));
+      }
+    if (Settings.Pass != CudaPass::Both || namesCudaPass(Original.CommandLine))
+      continue;
+    tooling::CompileCommand Host = Original;
+    adjust(Host, CudaPass::Host, FirstArch);
     Split.push_back(std::move(Host));
   }
   return Split;

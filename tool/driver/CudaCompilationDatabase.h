@@ -21,9 +21,14 @@ namespace clang::tidy::cuda::driver {
 struct CommandSettings {
   std::optional<CudaToolkit> Toolkit;
   CudaPass Pass = CudaPass::Device;
-  std::string GpuArch = DefaultGpuArch.str();
-  /// GpuArch was named on the command line: it replaces the architectures
-  /// of every compile command, not only where none is named.
+  /// The architectures the device side is analyzed for, at least one (the
+  /// first is also the host side's and the default for a command that names
+  /// none). With more than one, each CUDA device command is run once per
+  /// arch, as `--cuda-pass=both` runs one per side: a finding several see
+  /// is reported once (clang-tidy's diagnostic consumer drops duplicates).
+  std::vector<std::string> GpuArchs = {DefaultGpuArch.str()};
+  /// GpuArchs were named on the command line: they replace the
+  /// architectures of every compile command, not only where none is named.
   bool GpuArchExplicit = false;
   std::string ResourceDir;                ///< clang's builtin headers.
   std::vector<std::string> FallbackFlags; ///< Flags after `--`.
@@ -96,7 +101,8 @@ private:
   tooling::CompileCommand fallbackCommand(StringRef FilePath) const;
   /// \p Path absolute against the working folder, without "." parts.
   std::string absoluteName(StringRef Path) const;
-  void adjust(tooling::CompileCommand &Command, CudaPass Pass) const;
+  void adjust(tooling::CompileCommand &Command, CudaPass Pass,
+              llvm::StringRef GpuArch) const;
 
   std::unique_ptr<tooling::CompilationDatabase> Project;
   CommandSettings Settings;

@@ -2,8 +2,10 @@
 
 #include "tool/driver/CudaToolkit.h"
 
+#include "clang/Basic/OffloadArch.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -125,6 +127,33 @@ bool namesCudaPass(const std::vector<std::string> &Args) {
          hasFlag(Args, "--cuda-host-only") ||
          hasFlag(Args, "--offload-device-only") ||
          hasFlag(Args, "--offload-host-only");
+}
+
+bool namesHostPass(const std::vector<std::string> &Args) {
+  return hasFlag(Args, "--cuda-host-only") ||
+         hasFlag(Args, "--offload-host-only");
+}
+
+llvm::Expected<std::vector<std::string>>
+parseGpuArchList(llvm::StringRef List) {
+  std::vector<std::string> Archs;
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  List.split(Parts, ',');
+  for (llvm::StringRef Part : Parts) {
+    llvm::StringRef Arch = Part.trim();
+    if (Arch.empty())
+      return llvm::createStringError(
+          "--cuda-gpu-arch: empty architecture in '" + List.str() +
+          "' (expected a comma-separated list such as sm_80,sm_90)");
+    if (!IsNVIDIAOffloadArch(StringToOffloadArch(Arch)))
+      return llvm::createStringError(
+          "--cuda-gpu-arch: '" + Arch.str() +
+          "' is not an NVIDIA GPU architecture clang " LLVM_VERSION_STRING
+          " knows (such as sm_80, sm_90a, sm_120)");
+    if (!llvm::is_contained(Archs, Arch))
+      Archs.push_back(Arch.str());
+  }
+  return Archs;
 }
 
 void addCudaDefaults(std::vector<std::string> &Args, llvm::StringRef File,

@@ -10,6 +10,7 @@
 #define CUDA_TIDY_TOOL_DRIVER_CUDATOOLKIT_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,15 @@ bool isCudaCommand(const std::vector<std::string> &Args, llvm::StringRef File);
 /// True when \p Args already names the one side to compile
 /// (--cuda-device-only, --cuda-host-only or their --offload- spellings).
 bool namesCudaPass(const std::vector<std::string> &Args);
+
+/// True when \p Args names the host side only (--cuda-host-only or
+/// --offload-host-only).
+bool namesHostPass(const std::vector<std::string> &Args);
+
+/// The architectures of `--cuda-gpu-arch=A[,B...]`, in order, each once;
+/// an error naming the element that is not an NVIDIA GPU architecture clang
+/// knows (sm_XX, sm_XXa), or an empty one.
+llvm::Expected<std::vector<std::string>> parseGpuArchList(llvm::StringRef List);
 
 /// Adds to \p Args (a compile command, driver first) what a CUDA parse needs
 /// and the user did not already say: the toolkit flags, a GPU arch, and the

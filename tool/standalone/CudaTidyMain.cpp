@@ -78,6 +78,14 @@ static cl::opt<std::string>
                                  "(default: the CUDA toolkit's and the "
                                  "system's include folders)."),
                         cl::cat(Category));
+static cl::opt<std::string> SourceFilter(
+    "source-filter",
+    cl::desc("Regex of the files to analyze, as run-clang-tidy's "
+             "-source-filter: of the files named, or with -p and none named "
+             "of every CUDA file in the compile database, only those whose "
+             "absolute path it matches (anywhere in the path, as "
+             "--header-filter)."),
+    cl::value_desc("regex"), cl::cat(Category));
 static cl::opt<bool> SystemHeaders("system-headers",
                                    cl::desc("Show findings in system headers."),
                                    cl::cat(Category));
@@ -135,9 +143,12 @@ static cl::opt<std::string>
              cl::cat(Category));
 static cl::opt<std::string>
     GpuArch("cuda-gpu-arch",
-            cl::desc("GPU arch to analyze the device side for. Given, it "
-                     "replaces the compile commands' architectures; else "
-                     "the highest a command names, or sm_90."),
+            cl::desc("GPU arch to analyze the device side for, or a "
+                     "comma-separated list (sm_80,sm_90: the device side is "
+                     "analyzed once per arch and a finding several see is "
+                     "reported once). Given, it replaces the compile "
+                     "commands' architectures; else the highest a command "
+                     "names, or sm_90."),
             cl::init(DefaultGpuArch.str()), cl::cat(Category));
 static cl::opt<CudaPass> Pass(
     "cuda-pass", cl::desc("Which side of a CUDA file to analyze."),
@@ -461,6 +472,13 @@ int main(int Argc, const char **Argv) {
           "cuda-tidy k.cu -- -DN=4       extra flags, no compile database\n",
           &llvm::errs()))
     return ExitUsageError;
+  // --cuda-gpu-arch=sm_80,sm_90: each element checked before anything runs.
+  llvm::Expected<std::vector<std::string>> GpuArchs = parseGpuArchList(GpuArch);
+  if (!GpuArchs) {
+    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+        << llvm::toString(GpuArchs.takeError()) << "\n";
+    return ExitUsageError;
+  }
 
   // .cuda-tidy.yaml, the nearest one above the first input (or here).
   std::optional<ProjectConfig> ProjectSettings;
@@ -549,6 +567,17 @@ int main(int Argc, const char **Argv) {
       return ExitUsageError;
     }
   }
+  std::optional<llvm::Regex> SourceFilterRegex;
+  if (SourceFilter.getNumOccurrences()) {
+    std::string Problem;
+    SourceFilterRegex.emplace(SourceFilter);
+    if (!SourceFilterRegex->isValid(Problem)) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "invalid regular expression '" << SourceFilter
+          << "' in --source-filter: " << Problem << "\n";
+      return ExitUsageError;
+    }
+  }
   if (EnabledChecks.empty()) {
     llvm::WithColor::error(llvm::errs(), "cuda-tidy")
         << "no checks enabled (see --checks and --list-checks)\n";
@@ -572,6 +601,29 @@ int main(int Argc, const char **Argv) {
                                 llvm::is_contained(C.CommandLine, "cuda");
                        }))
         SourcePaths.push_back(File);
+  }
+  // --source-filter: the files (named, or the database's) whose absolute
+  // path matches, as run-clang-tidy selects them.
+  if (SourceFilterRegex && !SourcePaths.empty()) {
+    const size_t Before = SourcePaths.size();
+    std::vector<std::string> Kept;
+    for (const std::string &Path : SourcePaths) {
+      llvm::SmallString<256> Absolute(Path);
+      (void)llvm::sys::fs::make_absolute(Absolute);
+      llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+      if (SourceFilterRegex->match(Absolute))
+        Kept.push_back(Path);
+    }
+    SourcePaths.clear();
+    for (std::string &Path : Kept)
+      SourcePaths.push_back(Path);
+    if (SourcePaths.empty()) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "no input files: --source-filter '" << SourceFilter
+          << "' matches none of the files ("
+          << countOf(static_cast<unsigned>(Before), "file") << ")\n";
+      return ExitUsageError;
+    }
   }
   if (SourcePaths.empty()) {
     llvm::WithColor::error(llvm::errs(), "cuda-tidy")
@@ -622,7 +674,7 @@ int main(int Argc, const char **Argv) {
            "CUDA_PATH\n";
   }
   Settings.Pass = Pass;
-  Settings.GpuArch = GpuArch;
+  Settings.GpuArchs = std::move(*GpuArchs);
   Settings.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
   Settings.ResourceDir = CUDA_TIDY_CLANG_RESOURCE_DIR;
   if (!NoNvccCompat) {
@@ -966,12 +1018,13 @@ int main(int Argc, const char **Argv) {
     Report.Root = Root.str().str();
     Report.ToolVersion = CUDA_TIDY_VERSION;
     auto Write = [&](llvm::raw_ostream &OS) {
-      if (Format == OutputFormat::Json)
+      if (Format == OutputFormat::Json) {
         writeJson(OS, Findings, Report);
-      else if (Format == OutputFormat::Sarif)
+      } else if (Format == OutputFormat::Sarif) {
         writeSarif(OS, Findings, Report);
-      else
+      } else {
         writeGitHubAnnotations(OS, Findings, Report);
+      }
     };
     if (OutputFile.empty()) {
       Write(llvm::outs());
