@@ -36,4 +36,24 @@ fi
 echo "$out" | grep -q "cuda-tidy.*Failed" || { echo "expected Failed:"; echo "$out"; exit 1; }
 count=$(echo "$out" | grep -c "util.cuh:4:55: error: cooperative-groups handle 'b'" || true)
 [ "$count" -eq 1 ] || { echo "the header finding was reported $count times, expected once:"; echo "$out"; exit 1; }
-echo "pre-commit hook: clean file passed, finding failed the commit, header reported once"
+
+# The compile database is found where IDEs and presets put it: the finding
+# below exists only with the database's -DFROM_DATABASE.
+cat > dbonly.cu <<'CU'
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+#ifdef FROM_DATABASE
+__device__ void databaseByValue(cg::thread_block b) { b.sync(); }
+#endif
+CU
+git add dbonly.cu
+for dir in out/build/debug-preset cmake-build-relwithdebinfo build; do
+  rm -rf out cmake-build-relwithdebinfo build && mkdir -p "$dir"
+  printf '[{"directory": "%s", "file": "dbonly.cu", "command": "clang++ -x cuda -DFROM_DATABASE -c dbonly.cu"}]\n' "$PWD" > "$dir/compile_commands.json"
+  if out=$(run_hook dbonly.cu); then
+    echo "the database in $dir was not used:"; echo "$out"; exit 1
+  fi
+  echo "$out" | grep -q "dbonly.cu:4:50: error: cooperative-groups handle 'b'" ||
+    { echo "expected the database-only finding with $dir:"; echo "$out"; exit 1; }
+done
+echo "pre-commit hook: clean file passed, finding failed the commit, header reported once, databases found in out/build/*/, cmake-build-*/ and build/"

@@ -96,6 +96,18 @@ llvm::Expected<ProjectConfig> parseProjectConfig(llvm::StringRef Text,
       (Key == "barrier-functions"   ? Config.BarrierFunctions
        : Key == "uniform-functions" ? Config.UniformFunctions
                                     : Config.Exclude) = std::move(*Values);
+    } else if (Key == "checks") {
+      if (Value.IsSequence()) {
+        auto Globs = readStrings(Path, Value, Key);
+        if (!Globs)
+          return Globs.takeError();
+        Config.Checks = llvm::join(*Globs, ",");
+      } else {
+        auto S = readString(Path, Value, Key);
+        if (!S)
+          return S.takeError();
+        Config.Checks = std::move(*S);
+      }
     } else if (Key == "baseline") {
       auto S = readString(Path, Value, Key);
       if (!S)
@@ -105,7 +117,7 @@ llvm::Expected<ProjectConfig> parseProjectConfig(llvm::StringRef Text,
       return errorAt(Path, Entry.first.Mark(),
                      "unknown key '" + Key +
                          "' (known: launch, barrier-functions, "
-                         "uniform-functions, exclude, baseline)");
+                         "uniform-functions, exclude, baseline, checks)");
     }
   }
   for (const std::string &Glob : Config.Exclude)

@@ -26,6 +26,11 @@ struct ProjectConfig {
   std::vector<std::string> UniformFunctions; ///< Return grid-uniform values.
   std::vector<std::string> Exclude;          ///< Globs of paths to skip.
   std::string Baseline;                      ///< Relative to the file.
+  /// checks: cuda-tidy's own check globs ("cuda-*,-cuda-group-by-value", or
+  /// a list of globs), independent of the .clang-tidy files' Checks, which
+  /// often enable other tools' checks only (`-*,bugprone-*`). --checks
+  /// still wins.
+  std::optional<std::string> Checks;
 
   /// The settings the checks read, as clang-tidy global CheckOptions (keys
   /// without a check prefix, so every check and the plugin can read them).

@@ -306,6 +306,9 @@ static std::string defaultExcludedHeaders() {
 /// before any options provider is made; .clang-tidy files and --config can
 /// still override them.
 static ClangTidyOptions::OptionMap ProjectCheckOptions;
+/// The project's .cuda-tidy.yaml `checks:`, when it has one: cuda-tidy's own
+/// checks, over what the .clang-tidy files say (--checks and --config win).
+static std::optional<std::string> ProjectChecks;
 
 static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   ClangTidyGlobalOptions GlobalOptions;
@@ -333,6 +336,9 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   ClangTidyOptions Overrides;
   if (Checks.getNumOccurrences())
     Overrides.Checks = Checks;
+  else if (ProjectChecks && !Config.getNumOccurrences() &&
+           !ConfigFile.getNumOccurrences())
+    Overrides.Checks = "-*," + *ProjectChecks;
   if (WarningsAsErrors.getNumOccurrences())
     Overrides.WarningsAsErrors = WarningsAsErrors;
   if (HeaderFilter.getNumOccurrences())
@@ -499,6 +505,7 @@ int main(int Argc, const char **Argv) {
     ProjectSettings = std::move(*Found);
     if (ProjectSettings) {
       ProjectCheckOptions = ProjectSettings->checkOptions();
+      ProjectChecks = ProjectSettings->Checks;
       if (Baseline.empty() && !ProjectSettings->Baseline.empty()) {
         llvm::SmallString<256> B(
             llvm::sys::path::parent_path(ProjectSettings->Path));
@@ -579,8 +586,26 @@ int main(int Argc, const char **Argv) {
     }
   }
   if (EnabledChecks.empty()) {
-    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-        << "no checks enabled (see --checks and --list-checks)\n";
+    // Most often a .clang-tidy written for clang-tidy's own checks
+    // (`Checks: '-*,bugprone-*'`): name the file and the key that turned
+    // cuda-tidy's checks off, the last source that sets Checks.
+    std::string Source;
+    std::string Value;
+    for (const auto &[Options, From] : OptionsProvider->getRawOptions(FirstFile))
+      if (Options.Checks) {
+        Source = From;
+        Value = *Options.Checks;
+      }
+    llvm::raw_ostream &Error =
+        llvm::WithColor::error(llvm::errs(), "cuda-tidy");
+    Error << "no checks enabled";
+    if (!Source.empty())
+      Error << ": 'Checks: " << Value << "' in " << Source
+            << " turns every cuda-* check off";
+    Error << "; cuda-tidy runs only its own checks (--list-checks): add "
+             "'cuda-*' there, pass --checks='cuda-*', or set 'checks: "
+             "\"cuda-*\"' in .cuda-tidy.yaml, which cuda-tidy reads over "
+             ".clang-tidy\n";
     return ExitUsageError;
   }
   // With -p and no files: every CUDA file the compile database knows.
