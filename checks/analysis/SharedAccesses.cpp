@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <map>
+#include <tuple>
 
 namespace clang::tidy::cuda::analysis {
 
@@ -31,6 +32,8 @@ namespace {
 /// How many loop-value combinations and threads one access is evaluated for.
 constexpr size_t MaxCombinations = 64;
 constexpr unsigned MaxThreads = 256;
+/// CUDA's largest block: the launches' extents are kept up to it.
+constexpr unsigned MaxBlockThreads = 1024;
 constexpr unsigned MaxIterations = 64;
 
 /// A value as the evaluation sees it: a constant plus block-uniform terms
@@ -184,28 +187,33 @@ struct SharedAccessAnalysis::Impl {
   /// shared loops: an access is in several pairs.
   using BlockTouches = std::optional<std::vector<std::vector<Touch>>>;
   const BlockTouches &blockTouches(const SharedAccess &A,
-                                   const std::vector<const ForStmt *> &SharedWith);
-  std::map<std::pair<const Expr *, std::vector<const ForStmt *>>, BlockTouches>
+                                   const std::vector<const ForStmt *> &SharedWith,
+                                   const ThreadCoord &Block);
+  std::map<std::tuple<const Expr *, std::vector<const ForStmt *>, ThreadCoord>,
+           BlockTouches>
       TouchCache;
-  ThreadCoord threadAt(unsigned Id) const {
-    return {Id % Shape[0], (Id / Shape[0]) % Shape[1],
-            Id / (Shape[0] * Shape[1])};
+  static ThreadCoord threadAt(unsigned Id, const ThreadCoord &Block) {
+    return {Id % Block[0], (Id / Block[0]) % Block[1],
+            Id / (Block[0] * Block[1])};
   }
+  /// The extents the launches give (the others are guesses).
+  std::array<bool, 3> Known{};
 };
 
 const SharedAccessAnalysis::Impl::BlockTouches &
 SharedAccessAnalysis::Impl::blockTouches(
-    const SharedAccess &A, const std::vector<const ForStmt *> &SharedWith) {
-  auto [It, New] = TouchCache.try_emplace({A.Where, SharedWith});
+    const SharedAccess &A, const std::vector<const ForStmt *> &SharedWith,
+    const ThreadCoord &Block) {
+  auto [It, New] = TouchCache.try_emplace({A.Where, SharedWith, Block});
   if (!New)
     return It->second;
   std::vector<std::vector<Touch>> All;
-  unsigned Threads = Shape[0] * Shape[1] * Shape[2];
+  unsigned Threads = Block[0] * Block[1] * Block[2];
   All.reserve(Threads);
   for (unsigned T = 0; T < Threads; ++T) {
     Env En;
-    En.Thread = threadAt(T);
-    En.Block = Shape;
+    En.Thread = threadAt(T, Block);
+    En.Block = Block;
     std::optional<std::vector<Touch>> Mine = touches(A, En, SharedWith);
     if (!Mine)
       return It->second; // nullopt
@@ -337,15 +345,29 @@ void SharedAccessAnalysis::Impl::chooseShape() {
   Shape = {UsesY ? 16u : 256u, UsesY ? 16u : 1u, UsesZ ? 2u : 1u};
   if (UsesZ)
     Shape[0] = Shape[1] = 8;
+  Known = {};
   for (unsigned Dim = 0; Dim < 3; ++Dim) {
     BlockExtentFact Fact = Manager.blockExtent(FD, Dim);
-    if (Fact.Exact && *Fact.Exact > 0)
+    if (Fact.Exact && *Fact.Exact > 0 && *Fact.Exact <= MaxBlockThreads) {
       Shape[Dim] = static_cast<unsigned>(*Fact.Exact);
+      Known[Dim] = true;
+    }
   }
+  // Down to MaxThreads by halving the largest guessed extent; the launches'
+  // extents stay as they are (a 32 x k block halved to 16 x k would no longer
+  // be the block the kernel's index arithmetic is written for).
   while (Shape[0] * Shape[1] * Shape[2] > MaxThreads) {
-    unsigned &Largest = *std::max_element(Shape.begin(), Shape.end());
-    Largest = std::max(1u, Largest / 2);
+    unsigned *Largest = nullptr;
+    for (unsigned Dim = 0; Dim < 3; ++Dim)
+      if (!Known[Dim] && Shape[Dim] > 1 && (!Largest || Shape[Dim] > *Largest))
+        Largest = &Shape[Dim];
+    if (!Largest)
+      break;
+    *Largest /= 2;
   }
+  // (A block is at most 1024 threads; more from the launches is not a block.)
+  if (Shape[0] * Shape[1] * Shape[2] > MaxBlockThreads)
+    Shape = {0, 0, 0};
 }
 
 void SharedAccessAnalysis::Impl::buildIntervals() {
@@ -872,6 +894,10 @@ SharedAccessAnalysis::SharedAccessAnalysis(const FunctionDecl *Kernel,
   if (P->Accesses.empty())
     return;
   P->chooseShape();
+  if (P->Shape[0] == 0) {
+    P->Accesses.clear();
+    return;
+  }
   P->buildIntervals();
   if (!P->Intervals)
     P->Accesses.clear();
@@ -1009,9 +1035,23 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
     if (Matters(A, GuardsA) || Matters(B, GuardsB))
       return std::nullopt;
   }
-  if (AcrossIterations)
-    SharedLoops.clear();
-  const ThreadCoord &Shape = P->Shape;
+  if (AcrossIterations) {
+    // The barrier-free cycle the two lie on runs around some of the loops
+    // they share (those whose condition is on it): their iterations meet.
+    // The others (an outer loop with a barrier in every iteration) still
+    // meet in one iteration only.
+    std::optional<unsigned> Cycle = P->Intervals->segmentOf(A.Ref);
+    llvm::erase_if(SharedLoops, [&](const ForStmt *For) {
+      if (!Cycle || !For->getCond())
+        return false;
+      std::optional<unsigned> Head = P->Intervals->segmentOf(For->getCond());
+      if (!Head)
+        Head = P->Intervals->segmentOf(For->getCond()->IgnoreParenImpCasts());
+      return Head && P->Intervals->segmentOnCycle(*Head) &&
+             P->Intervals->componentOf(*Head) ==
+                 P->Intervals->componentOf(*Cycle);
+    });
+  }
   auto Key = [](const Impl::Touch &T) {
     std::string K;
     for (int64_t V : T.SharedLoops)
@@ -1025,45 +1065,67 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
     }
     return K;
   };
-  auto LinearId = [&](const ThreadCoord &T) {
-    return T[0] + Shape[0] * (T[1] + Shape[1] * T[2]);
-  };
-  const Impl::BlockTouches &TA = P->blockTouches(A, SharedLoops);
-  if (!TA)
-    return std::nullopt;
-  const Impl::BlockTouches &TB = P->blockTouches(B, SharedLoops);
-  if (!TB)
-    return std::nullopt;
-  // Cell -> up to two threads of A in different warps.
-  llvm::StringMap<llvm::SmallVector<ThreadCoord, 2>> ByCell;
-  for (unsigned I = 0; I < TA->size(); ++I) {
-    ThreadCoord Thread = P->threadAt(I);
-    for (const Impl::Touch &T : (*TA)[I]) {
-      auto &Threads = ByCell[Key(T)];
-      if (Threads.empty() ||
-          (Threads.size() == 1 &&
-           LinearId(Threads[0]) / 32 != LinearId(Thread) / 32))
-        Threads.push_back(Thread);
+  // Two threads of a block of this shape and the cell they touch, preferring
+  // threads of different warps.
+  auto Search = [&](const ThreadCoord &Shape) -> std::optional<SharedConflict> {
+    auto LinearId = [&](const ThreadCoord &T) {
+      return T[0] + Shape[0] * (T[1] + Shape[1] * T[2]);
+    };
+    const Impl::BlockTouches &TA = P->blockTouches(A, SharedLoops, Shape);
+    if (!TA)
+      return std::nullopt;
+    const Impl::BlockTouches &TB = P->blockTouches(B, SharedLoops, Shape);
+    if (!TB)
+      return std::nullopt;
+    // Cell -> up to two threads of A in different warps.
+    llvm::StringMap<llvm::SmallVector<ThreadCoord, 2>> ByCell;
+    for (unsigned I = 0; I < TA->size(); ++I) {
+      ThreadCoord Thread = Impl::threadAt(I, Shape);
+      for (const Impl::Touch &T : (*TA)[I]) {
+        auto &Threads = ByCell[Key(T)];
+        if (Threads.empty() ||
+            (Threads.size() == 1 &&
+             LinearId(Threads[0]) / 32 != LinearId(Thread) / 32))
+          Threads.push_back(Thread);
+      }
     }
-  }
-  std::optional<SharedConflict> Best;
-  for (unsigned I = 0; I < TB->size(); ++I) {
-    ThreadCoord Thread = P->threadAt(I);
-    for (const Impl::Touch &T : (*TB)[I]) {
-      auto It = ByCell.find(Key(T));
-      if (It == ByCell.end())
-        continue;
-      for (const ThreadCoord &Other : It->second) {
-        if (Other == Thread)
+    std::optional<SharedConflict> Best;
+    for (unsigned I = 0; I < TB->size(); ++I) {
+      ThreadCoord Thread = Impl::threadAt(I, Shape);
+      for (const Impl::Touch &T : (*TB)[I]) {
+        auto It = ByCell.find(Key(T));
+        if (It == ByCell.end())
           continue;
-        bool Cross = LinearId(Other) / 32 != LinearId(Thread) / 32;
-        if (!Best || (Cross && !Best->CrossWarp)) {
-          Best = SharedConflict{Other, Thread, Cross, P->cellText(A, T.Cell),
-                                AcrossIterations};
-          if (Cross)
-            return Best;
+        for (const ThreadCoord &Other : It->second) {
+          if (Other == Thread)
+            continue;
+          bool Cross = LinearId(Other) / 32 != LinearId(Thread) / 32;
+          if (!Best || (Cross && !Best->CrossWarp)) {
+            Best = SharedConflict{Other, Thread, Cross,
+                                  P->cellText(A, T.Cell), AcrossIterations};
+            if (Cross)
+              return Best;
+          }
         }
       }
+    }
+    return Best;
+  };
+  std::optional<SharedConflict> Best = Search(P->Shape);
+  // A block extent the launches do not give is a guess: a conflict between
+  // warps counts only when it also shows in a block half as large in the
+  // guessed extents (index arithmetic written for the real extent, such as a
+  // fill loop that steps by the block's size spelled as a constant, then
+  // shows no conflict in one of the two).
+  if (Best && Best->CrossWarp) {
+    ThreadCoord Half = P->Shape;
+    for (unsigned Dim = 0; Dim < 3; ++Dim)
+      if (!P->Known[Dim] && Half[Dim] > 1)
+        Half[Dim] /= 2;
+    if (Half != P->Shape) {
+      std::optional<SharedConflict> Again = Search(Half);
+      if (!Again || !Again->CrossWarp)
+        return std::nullopt;
     }
   }
   return Best;

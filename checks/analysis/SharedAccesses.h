@@ -27,7 +27,8 @@
 //
 // The block is the one the TU's launches give (LaunchShape.h), else 256
 // threads in x (16 x 16 when the kernel reads threadIdx.y, 8 x 8 x 2 when it
-// reads threadIdx.z), capped at 256 threads.
+// reads threadIdx.z); guessed extents are halved until the block has at most
+// 256 threads, the launches' are kept as they are (up to 1024 threads).
 //
 // Facts only; no diagnostics.
 //

@@ -150,7 +150,7 @@ __global__ void k(float *out, const float *in) {
       break;
     out[t] = s[t + 1];              // 2: warp 0 only; s[32] is thread 32's
   }
-  out[t] = t == 0 ? s[200] : 0.0f;  // 3: thread 0 alone
+  out[t] = t == 0 ? s[100] : 0.0f;  // 3: thread 0 alone
   out[t] = t < 31 && s[t + 1] > 0;  // 4: lanes 0..30
 }
 )cu",
@@ -166,11 +166,11 @@ __global__ void k(float *out, const float *in) {
   ASSERT_TRUE(Edge.has_value());
   EXPECT_TRUE(Edge->CrossWarp);
   EXPECT_EQ(Edge->Second[0], 31u);
-  // Thread 0 reads s[200], which thread 200 wrote: across warps.
+  // Thread 0 reads s[100], which thread 100 wrote: across warps.
   std::optional<SharedConflict> One = K.Accesses.conflict(K.at(0), K.at(3));
   ASSERT_TRUE(One.has_value());
   EXPECT_EQ(One->Second[0], 0u);
-  EXPECT_EQ(One->First[0], 200u);
+  EXPECT_EQ(One->First[0], 100u);
   // Lanes 0..30 read s[1..31]: warp 0's own.
   std::optional<SharedConflict> And = K.Accesses.conflict(K.at(0), K.at(4));
   ASSERT_TRUE(And.has_value());
@@ -226,6 +226,46 @@ __global__ void k(float *out, const float *in) {
   EXPECT_EQ(K.Accesses.separatingPoint(K.at(5), K.at(4)), nullptr);
   EXPECT_EQ(K.Accesses.separatingPoint(K.at(1), K.at(0)), nullptr)
       << "the second comes first";
+}
+
+TEST(SharedAccesses, LaunchExtentsKept) {
+  Kernel K(R"cu(
+__global__ void k(float *out) {
+  __shared__ float s[16][32];
+  s[threadIdx.y][threadIdx.x] = 1.0f;
+  out[threadIdx.x] = s[(threadIdx.y + 1) % 16][threadIdx.x];
+}
+void host(float *out) { k<<<1, dim3(32, 16)>>>(out); }
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ThreadCoord Shape = K.Accesses.blockShape();
+  EXPECT_EQ(Shape[0], 32u);
+  EXPECT_EQ(Shape[1], 16u) << "512 threads from the launch are kept";
+  std::optional<SharedConflict> C = K.Accesses.conflict(K.at(0), K.at(1));
+  ASSERT_TRUE(C.has_value());
+  EXPECT_TRUE(C->CrossWarp);
+}
+
+TEST(SharedAccesses, OuterStepsSeparatedByTheirBarrier) {
+  Kernel K(R"cu(
+__global__ void k(float *out) {
+  __shared__ float acc[1024];
+  for (int w = 512; w > 0; w /= 2) {
+    __syncthreads();
+    for (int i = threadIdx.x; i < w; i += blockDim.x)
+      acc[i] += acc[i + w];         // 0, 1
+  }
+}
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ASSERT_EQ(K.Accesses.accesses().size(), 2u);
+  // Within one step the updated cells are below w and the read ones above;
+  // thread 0 reading acc[128] at w = 128 and thread 128 updating it at
+  // w = 256 are steps apart, with the barrier between.
+  std::optional<SharedConflict> C = K.Accesses.conflict(K.at(0), K.at(1));
+  EXPECT_FALSE(C.has_value() && C->CrossWarp);
 }
 
 } // namespace

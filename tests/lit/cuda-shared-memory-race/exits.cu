@@ -92,3 +92,8 @@ __global__ void chosenByOrAcrossWarps(int *out, const int *in) {
   out[t] = t % 64 == 63 || flag[t + 1] != 0;
   // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: data race on __shared__ 'flag': thread 31 reads flag[32] while thread 32 writes it, with no block barrier between the two accesses [cuda-shared-memory-race]
 }
+// The last two warps exist in a block of N threads (the launch shows it; a
+// guessed block must show a conflict at half its size too).
+void launchContinue(float *out, const float *in) {
+  continueLeavesTwoWarps<<<1, N>>>(out, in);
+}

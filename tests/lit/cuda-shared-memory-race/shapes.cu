@@ -179,3 +179,9 @@ __global__ void halfBlockReadsOtherHalf(float *out, const float *in) {
     out[threadIdx.x] = s[threadIdx.x - N / 2];
     // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: data race on __shared__ 's': thread 128 reads s[0] while thread 0 writes it, with no block barrier between the two accesses [cuda-shared-memory-race]
 }
+// The upper half exists only in a block of more than N / 2 threads: the
+// launch shows it (a guessed block size must show the conflict at half the
+// size too, SharedAccesses.h).
+void launchHalves(float *out, const float *in) {
+  halfBlockReadsOtherHalf<<<1, N>>>(out, in);
+}
