@@ -12,9 +12,15 @@ For each size N, three files of about N statements each:
                   in uniform code: what the divergence analysis walks;
   chain-N.cu      a call chain N/4 device functions deep (four statements
                   each) ending in __syncthreads(), called by a kernel: what
-                  the interprocedural summaries walk.
-(branches-N reports its shuffles after the divergent branches: the
-findings are part of the work measured.)
+                  the interprocedural summaries walk;
+  shared-race-N.cu  one kernel of __shared__ exchanges between barriers: own
+                  slot then a neighbour's, a tile filled by a loop and read
+                  transposed, one writer and every reader, and every fourth
+                  group a neighbour read with its barrier missing: what
+                  cuda-shared-memory-race walks (bench/run.py turns the
+                  opt-in rule on for this family, GENERATOR_CHECKS).
+(branches-N reports its shuffles after the divergent branches, shared-race-N
+its missing barriers: the findings are part of the work measured.)
 
   gen_kernels.py --hostile <out-dir> [sizes...]
 
@@ -86,6 +92,39 @@ def chain(n):
     return "".join(out)
 
 
+def shared_race(n):
+    """About n statements of __shared__ traffic in groups of four, each group
+    its own barrier interval (a barrier or two per group)."""
+    out = [HEADER, "__global__ void sharedrace(float *Out, const float *In, int N) {\n",
+           "  __shared__ float S[256];\n  __shared__ float T[4][256];\n",
+           "  __shared__ float Flag;\n"]
+    for k in range(8):
+        out.append("  float A%d = In[(threadIdx.x + %d) %% N];\n" % (k, k))
+    i = 0
+    while i < n:
+        r = (i // 4) % 4
+        a, b = i % 8, (i + 5) % 8
+        if r == 0:
+            out.append("  S[threadIdx.x] = A%d;\n  __syncthreads();\n"
+                       "  A%d += S[(threadIdx.x + %d) %% 256];\n  __syncthreads();\n"
+                       % (a, b, 1 + i % 63))
+        elif r == 1:
+            out.append("  for (int K = 0; K < 4; ++K)\n    T[K][threadIdx.x] = A%d + K;\n"
+                       "  __syncthreads();\n  A%d += T[%d][255 - threadIdx.x];\n  __syncthreads();\n"
+                       % (a, b, i % 4))
+        elif r == 2:
+            out.append("  if (threadIdx.x == %du)\n    Flag = A%d;\n  __syncthreads();\n"
+                       "  A%d += Flag;\n  __syncthreads();\n" % (i % 256, a, b))
+        else:
+            # The barrier between the store and the neighbour's read is
+            # missing: one finding per group.
+            out.append("  S[threadIdx.x] = A%d;\n  A%d += S[(threadIdx.x + %d) %% 256];\n"
+                       "  __syncthreads();\n  A%d *= 1.0001f;\n" % (a, b, 32 + i % 64, a))
+        i += 4
+    out.append("  Out[blockIdx.x * blockDim.x + threadIdx.x] = A0 + A1 + A2 + A3 + A4 + A5 + A6 + A7;\n}\n")
+    return "".join(out)
+
+
 def else_if(n):
     """An else-if chain of n branches on a kernel parameter (issue 16 F10)."""
     out = [HEADER, "__global__ void elseif(int *Out, int C) {\n  if (C == 0)\n    Out[0] = 0;\n"]
@@ -115,7 +154,10 @@ def plus(n):
     return (HEADER + "__global__ void plus(int *Out, int T) {\n  Out[0] = " + terms + "T;\n}\n")
 
 
-GENERATORS = {"straight": straight, "branches": branches, "chain": chain}
+GENERATORS = {"straight": straight, "branches": branches, "chain": chain,
+              "shared-race": shared_race}
+# The checks a family needs beyond the default set (an opt-in rule's own).
+GENERATOR_CHECKS = {"shared-race": "-*,cuda-*,-cuda-prefer-tile-collectives"}
 # Shapes of hostile input that were quadratic (issue 16 F10: 40,000 else-ifs
 # took 37 s); bench/run.py measures them at their own sizes (--hostile-sizes).
 HOSTILE_GENERATORS = {"else-if": else_if, "nested-if": nested_if, "ternary": ternary,

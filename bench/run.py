@@ -2,7 +2,8 @@
 """cuda-tidy's benchmark: one command, every number measured in the same run.
 
   bench/run.py [--build build] [--reps 3] [--files N] [--sizes 1000,2000,...]
-               [--skip-scaling] [--skip-jobs] [--json out.json] [--write-doc]
+               [--skip-scaling] [--families F,G] [--skip-jobs] [--json out.json]
+               [--write-doc]
 
 Per file of bench/corpus (median of --reps runs each, tools interleaved so a
 change of machine load hits them alike):
@@ -205,10 +206,12 @@ class Bench:
         with open(empty, "w") as f:
             f.write("#include <cuda_runtime.h>\n\n__global__ void empty(float *Out) {}\n")
 
-        def checks_time(path):
+        def checks_time(path, checks=None):
             values, totals = [], []
+            extra = ["--checks=" + checks] if checks else []
             for _ in range(self.args.scaling_reps):
-                seconds, _, _, err, _ = measure(self.tidy([path], "--no-cache", "--time-checks"))
+                seconds, _, _, err, _ = measure(self.tidy([path], "--no-cache", "--time-checks",
+                                                          *extra))
                 m = re.search(r"total ([0-9.]+) s, checks ([0-9.]+) s", err)
                 if m:
                     totals.append(float(m.group(1)))
@@ -219,6 +222,11 @@ class Bench:
             return min(values), min(totals)
 
         base, base_total = checks_time(empty)
+        # A family that turns on an opt-in rule (gen_kernels.GENERATOR_CHECKS)
+        # is measured against the empty kernel with the same checks.
+        bases = {None: base}
+        for checks in sorted(set(gen_kernels.GENERATOR_CHECKS.values())):
+            bases[checks] = checks_time(empty, checks)[0]
         self.say("## Scaling: the checks' time, parse excluded (--time-checks; fastest of %d)"
                  % self.args.scaling_reps)
         self.say("")
@@ -228,12 +236,14 @@ class Bench:
         self.say("| kernel | statements | whole run | checks | net | net ratio to the half size |")
         self.say("|---|---|---|---|---|---|")
         scaling = {"empty_checks_seconds": base}
-        for family in gen_kernels.GENERATORS:
+        families = [f for f in self.args.families.split(",") if f] or list(gen_kernels.GENERATORS)
+        for family in families:
             previous = None
             rows = []
+            enabled = gen_kernels.GENERATOR_CHECKS.get(family)
             for n in sizes:
-                checks, total = checks_time(paths[(family, n)])
-                net = max(checks - base, 1e-4)
+                checks, total = checks_time(paths[(family, n)], enabled)
+                net = max(checks - bases[enabled], 1e-4)
                 r = ratio(net, previous) if previous else None
                 rows.append({"statements": n, "checks": checks, "net": net, "total": total,
                              "ratio": r})
@@ -335,10 +345,11 @@ class Bench:
                          s["cold"]["median_rss_ratio_to_floor"], s["cold"]["median_rss_ratio_to_floor"] <= 1.2))
         sc = self.results.get("scaling")
         if sc:
-            worst = max(r["ratio"] for fam in gen_kernels.GENERATORS for r in sc[fam] if r["ratio"])
+            measured = [fam for fam in gen_kernels.GENERATORS if fam in sc]
+            worst = max(r["ratio"] for fam in measured for r in sc[fam] if r["ratio"])
             rows.append(("checks' time ratio per doubling, worst step (net)", "<= 2.3", worst, worst <= 2.3))
-            biggest = max(r["statements"] for r in sc["straight"])
-            slowest = max(r["net"] for fam in gen_kernels.GENERATORS for r in sc[fam] if r["statements"] == biggest)
+            biggest = max(r["statements"] for r in sc[measured[0]])
+            slowest = max(r["net"] for fam in measured for r in sc[fam] if r["statements"] == biggest)
             rows.append(("checks' time of the %dk kernels, slowest family (net)" % (biggest // 1000), "< 0.5 s",
                          slowest, slowest < 0.5))
         j = self.results.get("jobs")
@@ -380,6 +391,9 @@ def main():
     parser.add_argument("--jobs-reps", type=int, default=1)
     parser.add_argument("--skip-per-file", action="store_true")
     parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--families", default="",
+                        help="only these scaling families (comma-separated, e.g. shared-race); "
+                        "default: all of bench/gen_kernels.py")
     parser.add_argument("--skip-jobs", action="store_true")
     parser.add_argument("--json", help="write every number here")
     parser.add_argument("--write-doc", action="store_true",
