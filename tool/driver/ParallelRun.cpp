@@ -81,10 +81,50 @@ void FileSchedule::done(size_t File) {
   Changed.notify_all();
 }
 
+namespace {
+
+/// The error a parse gets for a file that is not a regular one; clang
+/// prints its message at the #include ("cannot open file 'x': ...").
+class NotRegularFileCategory : public std::error_category {
+public:
+  const char *name() const noexcept override { return "cuda-tidy"; }
+  std::string message(int) const override {
+    return "not a regular file (a FIFO or a device would block or never "
+           "end the parse)";
+  }
+};
+
+std::error_code notRegularFile() {
+  static const NotRegularFileCategory Category;
+  return {1, Category};
+}
+
+/// Opens regular files only. clang reads an #include'd FIFO until a writer
+/// closes it, that is forever, and a device such as /dev/zero never ends
+/// (issue 16 F12); status() does not open the file, so it cannot block.
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+public:
+  using ProxyFileSystem::ProxyFileSystem;
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &Path) override {
+    using llvm::sys::fs::file_type;
+    llvm::ErrorOr<llvm::vfs::Status> Status = status(Path);
+    if (Status && (Status->getType() == file_type::fifo_file ||
+                   Status->getType() == file_type::character_file ||
+                   Status->getType() == file_type::block_file ||
+                   Status->getType() == file_type::socket_file))
+      return notRegularFile();
+    return ProxyFileSystem::openFileForRead(Path);
+  }
+};
+
+} // namespace
+
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 workerFileSystem(llvm::StringRef WorkingDir) {
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
-      llvm::vfs::createPhysicalFileSystem());
+      llvm::makeIntrusiveRefCnt<RegularFilesOnly>(
+          llvm::vfs::createPhysicalFileSystem()));
   if (!WorkingDir.empty())
     (void)FS->setCurrentWorkingDirectory(WorkingDir); // else the process's
   return FS;
