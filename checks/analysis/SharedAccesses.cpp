@@ -177,7 +177,26 @@ struct SharedAccessAnalysis::Impl {
   struct Touch {
     std::vector<int64_t> SharedLoops;
     std::vector<Linear> Cell;
+    /// The loop values and the cell as one string (what pairs compare).
+    std::string Key;
   };
+  static std::string keyOf(const Touch &T) {
+    std::string K;
+    for (int64_t V : T.SharedLoops)
+      K += std::to_string(V) + ",";
+    K += "|";
+    for (const Linear &L : T.Cell) {
+      K += std::to_string(L.Constant);
+      for (const auto &[S, C] : L.Terms)
+        K += "+" + std::to_string(C) + "s" + std::to_string(S);
+      K += ";";
+    }
+    return K;
+  }
+  llvm::DenseMap<const Expr *,
+                 std::pair<std::vector<const ForStmt *>,
+                           std::vector<std::pair<const Expr *, bool>>>>
+      Contexts;
   std::optional<std::vector<Touch>>
   touches(const SharedAccess &A, const Env &Base,
           const std::vector<const ForStmt *> &SharedWith);
@@ -797,9 +816,13 @@ std::optional<std::vector<SharedAccessAnalysis::Impl::Touch>>
 SharedAccessAnalysis::Impl::touches(
     const SharedAccess &A, const Env &Base,
     const std::vector<const ForStmt *> &SharedWith) {
-  std::vector<const ForStmt *> Loops;
-  std::vector<std::pair<const Expr *, bool>> Guards;
-  context(A.Where, Loops, Guards);
+  // The same for every thread: asked once per access.
+  auto [Cached, New] = Contexts.try_emplace(A.Where);
+  if (New)
+    context(A.Where, Cached->second.first, Cached->second.second);
+  const std::vector<const ForStmt *> &Loops = Cached->second.first;
+  const std::vector<std::pair<const Expr *, bool>> &Guards =
+      Cached->second.second;
   // Every combination of the loops' counters, outermost first.
   std::vector<Env> Envs = {Base};
   std::vector<std::vector<int64_t>> Keys = {{}};
@@ -858,6 +881,7 @@ SharedAccessAnalysis::Impl::touches(
         return std::nullopt;
       T.Cell.push_back(*V);
     }
+    T.Key = keyOf(T);
     Out.push_back(std::move(T));
   }
   return Out;
@@ -1052,19 +1076,6 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
                  P->Intervals->componentOf(*Cycle);
     });
   }
-  auto Key = [](const Impl::Touch &T) {
-    std::string K;
-    for (int64_t V : T.SharedLoops)
-      K += std::to_string(V) + ",";
-    K += "|";
-    for (const Linear &L : T.Cell) {
-      K += std::to_string(L.Constant);
-      for (const auto &[S, C] : L.Terms)
-        K += "+" + std::to_string(C) + "s" + std::to_string(S);
-      K += ";";
-    }
-    return K;
-  };
   // Two threads of a block of this shape and the cell they touch, preferring
   // threads of different warps.
   auto Search = [&](const ThreadCoord &Shape) -> std::optional<SharedConflict> {
@@ -1082,7 +1093,7 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
     for (unsigned I = 0; I < TA->size(); ++I) {
       ThreadCoord Thread = Impl::threadAt(I, Shape);
       for (const Impl::Touch &T : (*TA)[I]) {
-        auto &Threads = ByCell[Key(T)];
+        auto &Threads = ByCell[T.Key];
         if (Threads.empty() ||
             (Threads.size() == 1 &&
              LinearId(Threads[0]) / 32 != LinearId(Thread) / 32))
@@ -1093,7 +1104,7 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
     for (unsigned I = 0; I < TB->size(); ++I) {
       ThreadCoord Thread = Impl::threadAt(I, Shape);
       for (const Impl::Touch &T : (*TB)[I]) {
-        auto It = ByCell.find(Key(T));
+        auto It = ByCell.find(T.Key);
         if (It == ByCell.end())
           continue;
         for (const ThreadCoord &Other : It->second) {
