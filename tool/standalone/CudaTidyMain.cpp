@@ -779,13 +779,14 @@ int main(int Argc, const char **Argv) {
         continue;
       }
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "cannot analyze '" << Path << "': the directory of its compile "
-          << "command, '" << BadDirectory << "', does not exist\n";
+          << "cannot analyze '" << escapeForTerminal(Path)
+          << "': the directory of its compile command, '"
+          << escapeForTerminal(BadDirectory) << "', does not exist\n";
       AnalysisFailed = true;
       continue;
     }
     llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-        << "cannot analyze '" << Path << "': "
+        << "cannot analyze '" << escapeForTerminal(Path) << "': "
         << (llvm::sys::fs::exists(Path) ? "not a regular file"
                                         : "no such file")
         << "\n";
@@ -970,8 +971,9 @@ int main(int Argc, const char **Argv) {
             Compilations.commandOrigin(Analyzed[I]))
       llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
           << "the compile database has no command for '"
-          << (FocusHeaders[I].empty() ? Analyzed[I] : FocusHeaders[I])
-          << "'; analyzed with " << *From << "\n";
+          << escapeForTerminal(FocusHeaders[I].empty() ? Analyzed[I]
+                                                       : FocusHeaders[I])
+          << "'; analyzed with " << escapeForTerminal(*From) << "\n";
     Admit(New);
     if (Failed)
       // One write: a line other threads (a worker's clang diagnostics, the

@@ -106,6 +106,27 @@ check(b"Error while processing " in err and b"broken\\x1B[2Jx.cu." in err,
       "broken: %r" % err)
 check(raw_unsafe(out + err) is None, "broken: raw %s" % raw_unsafe(out + err))
 
+# A file that is not there, and one with no command in a database: the
+# warnings and errors on standard error name them escaped too.
+missing = b"gone\x1b]0;title\x07.cu"
+code, out, err = run("text", missing)
+check(code == 3, "missing: exit %d" % code)
+check(b"cannot analyze 'gone\\x1B]0;title\\x07.cu': no such file" in err,
+      "missing: %r" % err)
+check(raw_unsafe(out + err) is None, "missing: raw %s" % raw_unsafe(out + err))
+db = os.path.join(work, "db")
+os.makedirs(db, exist_ok=True)
+with open(os.path.join(db, "compile_commands.json"), "w") as f:
+    json.dump([{"directory": work, "file": "other.cu",
+                "command": "clang++ -x cuda -c other.cu"}], f)
+outside = names[0]
+r = subprocess.run([tidy, "--no-cache", "-p", db, outside], cwd=work,
+                   capture_output=True)
+check(b"has no command for '" in r.stderr,
+      "no command: %r" % r.stderr)
+check(raw_unsafe(r.stdout + r.stderr) is None,
+      "no command: raw %s" % raw_unsafe(r.stdout + r.stderr))
+
 for f in failures:
     print("FAIL:", f)
 print("checked %d names in 4 formats; %d failures" % (len(names), len(failures)))
