@@ -302,6 +302,20 @@ static std::string defaultExcludedHeaders() {
   return "^(" + llvm::join(Roots, "|") + ")/";
 }
 
+/// Why \p Path, which is not a regular file, cannot be analyzed: what
+/// stat() says (a symlink loop, a permission, no such file), or that it is
+/// something else than a file.
+static std::string whyNotAFile(llvm::StringRef Path) {
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
+    if (EC == std::errc::no_such_file_or_directory)
+      return "no such file";
+    return EC.message();
+  }
+  return llvm::sys::fs::is_directory(Status) ? "a directory"
+                                             : "not a regular file";
+}
+
 /// The CheckOptions of the project's .cuda-tidy.yaml, read once in main()
 /// before any options provider is made; .clang-tidy files and --config can
 /// still override them.
@@ -786,10 +800,8 @@ int main(int Argc, const char **Argv) {
       continue;
     }
     llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-        << "cannot analyze '" << escapeForTerminal(Path) << "': "
-        << (llvm::sys::fs::exists(Path) ? "not a regular file"
-                                        : "no such file")
-        << "\n";
+        << "cannot analyze '" << escapeForTerminal(Path)
+        << "': " << whyNotAFile(Path) << "\n";
     AnalysisFailed = true;
   }
 
