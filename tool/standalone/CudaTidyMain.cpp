@@ -761,6 +761,18 @@ int main(int Argc, const char **Argv) {
   if (llvm::sys::fs::current_path(WorkingDir))
     WorkingDir.clear();
   for (const std::string &Path : SourcePaths) {
+    // clang's tooling makes every input name native (llvm::sys::path::
+    // native), which on POSIX turns a lone '\' into '/': `a\b.cu` would be
+    // parsed as `a/b.cu`, another file or none. Refused by name instead.
+    if (llvm::StringRef(Path).contains('\\') &&
+        !llvm::sys::path::is_style_windows(llvm::sys::path::Style::native)) {
+      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
+          << "cannot analyze '" << escapeForTerminal(Path)
+          << "': clang reads a backslash in a file name as a folder "
+             "separator; rename the file\n";
+      AnalysisFailed = true;
+      continue;
+    }
     if (ProjectSettings) {
       llvm::SmallString<256> Absolute(Path);
       (void)llvm::sys::fs::make_absolute(Absolute);
