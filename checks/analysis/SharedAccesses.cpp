@@ -142,6 +142,82 @@ struct SharedAccessAnalysis::Impl {
   /// `continue;` in a block that holds \p S further down: \p S needs !c).
   void context(const Stmt *S, std::vector<const ForStmt *> &Loops,
                std::vector<std::pair<const Expr *, bool>> &Guards);
+  /// The cell of a `__shared__` variable that \p E reads, for the thread of
+  /// \p En, as a key; nullopt when \p E is not such a read or its indices do
+  /// not evaluate.
+  std::optional<std::string> sharedCell(const Expr *E, const Env &En) {
+    E = E->IgnoreParenImpCasts();
+    std::vector<const Expr *> Indices;
+    while (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
+      Indices.insert(Indices.begin(), Sub->getIdx());
+      E = Sub->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!isSharedVar(Var) || Untracked.contains(Var))
+      return std::nullopt;
+    Touch T;
+    for (const Expr *Index : Indices) {
+      std::optional<Linear> V = eval(Index, En);
+      if (!V)
+        return std::nullopt;
+      T.Cell.push_back(*V);
+    }
+    return std::to_string(reinterpret_cast<uintptr_t>(Var)) + "@" + keyOf(T);
+  }
+  /// \p Guards (each a condition and whether it holds) ask one cell to
+  /// equal a constant and to differ from it, or to equal two constants.
+  bool contradicts(const std::vector<std::pair<const Expr *, bool>> &Guards,
+                   const Env &En) {
+    std::map<std::string, std::pair<std::optional<int64_t>,
+                                    llvm::SmallVector<int64_t, 2>>>
+        Cells; // cell -> (equals, differs from)
+    llvm::SmallVector<std::pair<const Expr *, bool>, 8> Work(Guards.begin(),
+                                                             Guards.end());
+    while (!Work.empty()) {
+      auto [Cond, Holds] = Work.pop_back_val();
+      Cond = Cond->IgnoreParenImpCasts();
+      if (const auto *Not = dyn_cast<UnaryOperator>(Cond);
+          Not && Not->getOpcode() == UO_LNot) {
+        Work.emplace_back(Not->getSubExpr(), !Holds);
+        continue;
+      }
+      const auto *Binary = dyn_cast<BinaryOperator>(Cond);
+      if (!Binary)
+        continue;
+      if ((Binary->getOpcode() == BO_LAnd && Holds) ||
+          (Binary->getOpcode() == BO_LOr && !Holds)) {
+        Work.emplace_back(Binary->getLHS(), Holds);
+        Work.emplace_back(Binary->getRHS(), Holds);
+        continue;
+      }
+      if (Binary->getOpcode() != BO_EQ && Binary->getOpcode() != BO_NE)
+        continue;
+      const Expr *Side = Binary->getLHS();
+      std::optional<int64_t> Value = constant(Binary->getRHS()->IgnoreParenImpCasts());
+      if (!Value) {
+        Side = Binary->getRHS();
+        Value = constant(Binary->getLHS()->IgnoreParenImpCasts());
+      }
+      if (!Value)
+        continue;
+      std::optional<std::string> Cell = sharedCell(Side, En);
+      if (!Cell)
+        continue;
+      bool Equal = (Binary->getOpcode() == BO_EQ) == Holds;
+      auto &[Equals, Differs] = Cells[*Cell];
+      if (Equal) {
+        if ((Equals && *Equals != *Value) || llvm::is_contained(Differs, *Value))
+          return true;
+        Equals = Value;
+      } else {
+        if (Equals && *Equals == *Value)
+          return true;
+        Differs.push_back(*Value);
+      }
+    }
+    return false;
+  }
   /// The `if (c) <exit>` statements of a compound statement, in order.
   const std::vector<const IfStmt *> &exitsOf(const CompoundStmt *Block);
   llvm::DenseMap<const CompoundStmt *, std::vector<const IfStmt *>> Exits;
@@ -370,6 +446,32 @@ void SharedAccessAnalysis::Impl::chooseShape() {
     if (Fact.Exact && *Fact.Exact > 0 && *Fact.Exact <= MaxBlockThreads) {
       Shape[Dim] = static_cast<unsigned>(*Fact.Exact);
       Known[Dim] = true;
+    }
+  }
+  // A guessed extent is at most the length of an array dimension that
+  // threadIdx of that extent subscripts directly (`tile[threadIdx.x]` of a
+  // float[4] array: at most 4 threads in x, or the access is out of bounds).
+  for (const SharedAccess &A : Accesses) {
+    QualType Type = A.Var->getType();
+    for (const Expr *Index : A.Indices) {
+      const auto *Array =
+          dyn_cast_or_null<ConstantArrayType>(Ctx.getAsArrayType(Type));
+      if (!Array)
+        break;
+      Type = Array->getElementType();
+      const Expr *Plain = Index->IgnoreParenImpCasts();
+      std::optional<BuiltinIndexRead> Read = asBuiltinIndexRead(Plain);
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Plain); !Read && Ref)
+        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+            Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+            Var->getInit() && !isMutated(Var))
+          Read = asBuiltinIndexRead(Var->getInit()->IgnoreParenImpCasts());
+      if (!Read || Read->Var != BuiltinIndexRead::ThreadIdx || !Read->Component)
+        continue;
+      unsigned Dim = Read->Component == 'y' ? 1 : Read->Component == 'z' ? 2 : 0;
+      uint64_t Length = Array->getSize().getZExtValue();
+      if (!Known[Dim] && Length > 0 && Length < Shape[Dim])
+        Shape[Dim] = static_cast<unsigned>(Length);
     }
   }
   // Down to MaxThreads by halving the largest guessed extent; the launches'
@@ -871,6 +973,11 @@ SharedAccessAnalysis::Impl::touches(
         break;
       }
     }
+    // Conditions that ask one __shared__ cell to be a value and not to be
+    // it (`if (s[y][x] == 0) if (s[y][k] != 0)` for the thread with x == k)
+    // never all hold.
+    if (Taken && contradicts(Guards, Envs[I]))
+      Taken = false;
     if (!Taken)
       continue;
     Touch T;

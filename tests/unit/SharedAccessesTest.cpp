@@ -268,5 +268,47 @@ __global__ void k(float *out) {
   EXPECT_FALSE(C.has_value() && C->CrossWarp);
 }
 
+TEST(SharedAccesses, ArraysBoundGuessedExtents) {
+  Kernel K(R"cu(
+__global__ void k(float *out) {
+  __shared__ float tile[4][4];
+  int x = threadIdx.x;
+  tile[x][threadIdx.y] = tile[threadIdx.y][x];
+}
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ThreadCoord Shape = K.Accesses.blockShape();
+  EXPECT_EQ(Shape[0], 4u);
+  EXPECT_EQ(Shape[1], 4u);
+}
+
+TEST(SharedAccesses, ContradictoryCellConditions) {
+  Kernel K(R"cu(
+__global__ void k(int *out) {
+  __shared__ int s[8][8];
+  int x = threadIdx.x, y = threadIdx.y;
+  for (int c = 0; c < 8; ++c) {
+    if (s[y][x] == 0 && s[y][c] != 0)  // 0, 1
+      s[y][x] = c;                     // 2
+    if (s[y][x] == 0 && s[(y + 1) % 8][x] != 0)  // 3, 4
+      out[0] = 1;
+    __syncthreads();
+  }
+}
+void host(int *out) { k<<<1, dim3(8, 8)>>>(out); }
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ASSERT_EQ(K.Accesses.accesses().size(), 5u);
+  // The owner of s[y][c] would need it 0 and not 0 to store it.
+  std::optional<SharedConflict> C = K.Accesses.conflict(K.at(2), K.at(1));
+  EXPECT_FALSE(C.has_value() && C->CrossWarp);
+  // The next row's cell is stored by its owner, in another warp for y = 3.
+  std::optional<SharedConflict> Next = K.Accesses.conflict(K.at(2), K.at(4));
+  ASSERT_TRUE(Next.has_value());
+  EXPECT_TRUE(Next->CrossWarp);
+}
+
 } // namespace
 } // namespace clang::tidy::cuda::analysis
