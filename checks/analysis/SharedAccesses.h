@@ -22,13 +22,18 @@
 // around it, and the exits before it in the blocks that hold it (`if (c)
 // return;`, and `break;` or `continue;` of the loop around it: the access
 // needs !c). One that depends on an unknown bound (`tid < n`) is taken to let
-// it through. A variable whose address escapes
-// (passed to a function, bound to a pointer) is not tracked at all.
+// it through; conditions that ask one __shared__ cell to equal a constant
+// and to differ from it (for that thread's cells) never all hold. A variable
+// whose address escapes (passed to a function, bound to a pointer) is not
+// tracked at all.
 //
 // The block is the one the TU's launches give (LaunchShape.h), else 256
 // threads in x (16 x 16 when the kernel reads threadIdx.y, 8 x 8 x 2 when it
-// reads threadIdx.z); guessed extents are halved until the block has at most
-// 256 threads, the launches' are kept as they are (up to 1024 threads).
+// reads threadIdx.z); a guessed extent is at most the length of an array
+// dimension that threadIdx of that extent subscripts directly, guessed
+// extents are halved until the block has at most 256 threads, and the
+// launches' are kept as they are (up to 1024 threads). A conflict found in a
+// guessed extent must also show at half of it.
 //
 // Facts only; no diagnostics.
 //
