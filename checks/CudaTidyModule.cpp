@@ -15,6 +15,7 @@
 #include "checks/PreferTileCollectivesCheck.h"
 #include "checks/SharedMemoryRaceCheck.h"
 
+#include "checks/WarpMaskMismatchCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {

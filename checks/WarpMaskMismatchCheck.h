@@ -1,0 +1,57 @@
+//===--- WarpMaskMismatchCheck.h - cuda-warp-mask-mismatch ------*- C++ -*-===//
+//
+// Compares the lane mask of each warp intrinsic (`__shfl*_sync`, votes,
+// `__match_*_sync`, `__reduce_*_sync`, `__syncwarp`) with the lanes that can
+// reach the call (analysis/WarpLaneSets.h). The Programming Guide: each
+// calling thread must have its own bit set in the mask, and every
+// non-exited thread the mask names must execute the same intrinsic with the
+// same mask. Reported, when the mask is known (a constant, a macro, a
+// default argument, a template argument, a local with one value, a
+// function of the lane, a `__ballot_sync` of a lane predicate):
+//  - lanes that reach the call with a mask that leaves them out (on an H200
+//    an illegal instruction);
+//  - lanes the mask names that cannot reach the call (exited lanes excused
+//    for votes, matches and __syncwarp, as in cuda-full-warp-mask);
+//  - `__activemask()` as the mask of a shuffle (a reduction, scan or
+//    broadcast needs a fixed set of lanes, not whichever are converged),
+//    unless the mask also feeds __ffs/__popc (leader election: "whoever is
+//    here" is meant);
+//  - a shuffle width that is not a power of two from 1 to 32.
+// Full masks are cuda-full-warp-mask's: they are not reported here, so a
+// site gets one finding.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_WARPMASKMISMATCHCHECK_H
+#define CUDA_TIDY_CHECKS_WARPMASKMISMATCHCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+class WarpMaskMismatchCheck : public ClangTidyCheck {
+public:
+  WarpMaskMismatchCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override { Reported.clear(); }
+
+private:
+  /// Report `__activemask()` masks of shuffles (option ReportActiveMask).
+  const bool ReportActiveMask;
+  /// blockDim.x is a multiple of 32 (the global option, as read by
+  /// cuda-full-warp-mask).
+  const bool AssumeBlockDimXMultipleOf32;
+  /// Sites already reported in this TU (a template's instantiations share
+  /// them).
+  llvm::DenseSet<unsigned> Reported;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,138 @@
+//===--- WarpLaneSets.h - which lanes of a warp reach each call -----------===//
+//
+// For every call in a function body: the lanes of each warp of the block
+// that can reach it, and, for the warp intrinsics' lane masks, the mask each
+// thread passes. cuda-warp-mask-mismatch compares the two.
+//
+// Lanes come from the conditions the code shows. A condition that is a
+// function of threadIdx.x alone (`lane < 16`, `lane & 1`, `tid < 48`,
+// `threadIdx.x % 32 >= 8`, `tile.thread_rank() == 0`, through locals given
+// one value) is evaluated at each of the 1024 threads a block row can hold
+// (threadIdx.x = 32 w + l for warp w, lane l), so each warp gets its own
+// lane set: `tid < 48` lets all of warp 0 and lanes 0-15 of warp 1 in. A
+// condition uniform across the warp (the divergence analysis says so) keeps
+// a warp's lanes together; any other condition (`i < n`, a loaded value)
+// leaves the set as an upper bound only (Exact false). Early exits
+// (`return`, `break`, `continue`, a call that does not return) take their
+// lanes out of what follows, and the lanes a kernel-level `return` took are
+// remembered (Exited): for votes, matches and __syncwarp they have exited,
+// which the Programming Guide allows.
+//
+// The walk is one pass over the body's statements in order (loops once,
+// with the calls of a loop whose iterations may see different lanes marked
+// inexact), so the cost is the size of the function times the 1024 threads
+// a decodable condition is evaluated at.
+//
+// threadIdx.x % 32 is taken to be the lane, as everywhere in the analyses:
+// the block's rows are whole warps or the block is one-dimensional. A kernel
+// the TU launches with a constant block width that is not a multiple of 32
+// in a multi-dimensional block gets no threadIdx.x-based lane facts.
+//
+// Facts only; no diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_WARPLANESETS_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_WARPLANESETS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class Expr;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace clang::tidy::cuda::analysis {
+
+class AnalysisManager;
+class FunctionDivergence;
+
+/// Bit l: lane l.
+using LaneBits = uint32_t;
+/// A block row holds at most 1024 threads: 32 warps.
+constexpr unsigned WarpsPerRow = 32;
+constexpr unsigned ThreadsPerRow = 32 * WarpsPerRow;
+
+/// A set of lanes for each warp of a block row (warp w: threadIdx.x 32 w to
+/// 32 w + 31).
+struct WarpLanes {
+  std::array<LaneBits, WarpsPerRow> Bits{};
+
+  static WarpLanes all();
+  bool empty() const;
+  bool operator==(const WarpLanes &O) const { return Bits == O.Bits; }
+  bool operator!=(const WarpLanes &O) const { return Bits != O.Bits; }
+  WarpLanes operator|(const WarpLanes &O) const;
+  WarpLanes operator&(const WarpLanes &O) const;
+  WarpLanes without(const WarpLanes &O) const;
+};
+
+/// The lanes that can reach a point.
+struct LaneReach {
+  /// Lanes that can reach it: an upper bound. A lane outside it cannot.
+  WarpLanes Lanes = WarpLanes::all();
+  /// Lanes that may have returned from the kernel (or stopped at a call
+  /// that does not return) before it.
+  WarpLanes Exited;
+  /// Every condition on the way was decoded or uniform across the warp:
+  /// a warp that gets here (converged at the function's entry) arrives with
+  /// exactly Lanes, not a subset.
+  bool Exact = true;
+  /// The innermost decoded condition that took lanes out, and whether it
+  /// held on the way here (for notes).
+  const Expr *Guard = nullptr;
+  bool GuardHolds = true;
+};
+
+/// "__shfl_down_sync", ...: the warp intrinsics whose first argument is a
+/// lane mask, as CUDA's headers and clang's wrappers declare them; empty for
+/// any other callee.
+llvm::StringRef maskedWarpIntrinsicName(const FunctionDecl *FD);
+
+/// The mask \p Call passes: whether its first argument is __activemask(),
+/// directly or through a local given only that value.
+bool isActiveMaskArgument(const Expr *Mask, const FunctionDecl *FD,
+                          ASTContext &Ctx);
+
+/// "lane 3", "lanes 8-15", "lanes 0-3, 8-11 and 16" (en dashes).
+std::string describeLanes(LaneBits Lanes);
+
+class WarpLaneSets {
+public:
+  /// Walks \p FD's body. \p Manager answers which conditions are uniform
+  /// across the warp and how wide the TU launches the kernel.
+  WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
+               AnalysisManager &Manager);
+  ~WarpLaneSets();
+  WarpLaneSets(const WarpLaneSets &) = delete;
+  WarpLaneSets &operator=(const WarpLaneSets &) = delete;
+
+  /// The lanes that reach \p Call; nullopt for a call the walk did not see
+  /// (in a lambda, in dead code).
+  std::optional<LaneReach> reachOf(const CallExpr *Call) const;
+
+  /// The value of integer expression \p E at each thread of a row, when it
+  /// is a function of threadIdx.x and constants only (a `__ballot_sync` of
+  /// such a predicate, called where the lanes are known exactly, counts).
+  /// nullopt when it is not, or is undefined at some thread.
+  std::optional<std::array<uint32_t, ThreadsPerRow>>
+  valuesAt(const Expr *E) const;
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif
