@@ -475,34 +475,130 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
   return tooling::CompilationDatabase::autoDetectFromSource(Absolute, Error);
 }
 
-int main(int Argc, const char **Argv) {
-  llvm::InitLLVM Init(Argc, Argv);
-  if (auto Launcher = parseLauncherInvocation(llvm::ArrayRef(Argv, Argc)))
-    return runAsCompilerLauncher(
-        *Launcher, llvm::sys::fs::getMainExecutable(
-                       Argv[0], reinterpret_cast<void *>(&printVersion)));
-  cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter(printVersion);
-  std::optional<std::vector<std::string>> FlagsAfterDoubleDash =
-      takeFlagsAfterDoubleDash(Argc, Argv);
-  if (!cl::ParseCommandLineOptions(
-          Argc, Argv,
-          "cuda-tidy: finds synchronization and cooperative-groups bugs in "
-          "CUDA C++.\n\n  cuda-tidy kernel.cu            zero-config, device "
-          "side\n  cuda-tidy -p build a.cu b.cu  with a compile database\n  "
-          "cuda-tidy k.cu -- -DN=4       extra flags, no compile database\n",
-          &llvm::errs()))
-    return ExitUsageError;
+namespace {
+
+/// One run of the standalone, step by step in the order it happens: the
+/// options, the file plan, the gates (read before anything is parsed, so a
+/// bad baseline or diff fails fast), the analysis (each file's findings pass
+/// the gates as it finishes), the results written (baseline, report, fixes),
+/// and the summary with its exit code. A step that ends the run returns the
+/// exit code; one that lets it go on returns none.
+class StandaloneRun {
+public:
+  StandaloneRun(std::string Executable,
+                std::optional<std::vector<std::string>> FlagsAfterDoubleDash)
+      : Executable(std::move(Executable)),
+        FlagsAfterDoubleDash(std::move(FlagsAfterDoubleDash)) {}
+
+  int run() {
+    if (Stop Code = readOptions())
+      return *Code;
+    if (Stop Code = planFiles())
+      return *Code;
+    if (Stop Code = readGates())
+      return *Code;
+    analyze();
+    if (Stop Code = writeResults())
+      return finish(*Code);
+    return finish(summarize());
+  }
+
+private:
+  /// Set: the run ends here, with this exit code.
+  using Stop = std::optional<int>;
+
+  Stop readOptions();
+  Stop planFiles();
+  Stop readGates();
+  void analyze();
+  Stop writeResults();
+  int summarize();
+
+  // Steps of planFiles.
+  Stop selectFiles();
+  Stop configureCommands();
+  void planInput(const std::string &Path);
+
+  // Parts of analyze.
+  void admit(llvm::ArrayRef<ClangTidyError> New);
+  void showProgress(size_t Done, size_t Found);
+  void clearProgress();
+
+  /// Ends the run with \p Code. A timed-out file's thread may still be
+  /// running, and may still use what this run owns (the compile database,
+  /// the caches): the process then ends here, with _exit, once everything
+  /// is written, instead of destroying those under it (issue 16 F10).
+  int finish(int Code);
+
+  static void error(const llvm::Twine &Message) {
+    llvm::WithColor::error(llvm::errs(), "cuda-tidy") << Message << "\n";
+  }
+
+  const std::string Executable;
+  const std::optional<std::vector<std::string>> FlagsAfterDoubleDash;
+
+  // The options.
+  std::optional<ProjectConfig> ProjectSettings; ///< .cuda-tidy.yaml
+  std::vector<std::string> GpuArchs;
+  std::optional<llvm::Regex> SourceFilterRegex;
+
+  // The file plan: per input, the file parsed for it and, when that is a
+  // file of the database including a header without a command of its own,
+  // the header whose findings are kept (HeaderPairing.h).
+  std::unique_ptr<CudaCompilationDatabase> Compilations;
+  std::vector<std::string> Inputs;
+  std::vector<std::string> Analyzed;
+  std::vector<std::string> FocusHeaders;
+  /// An input could not be analyzed, or a file did not compile.
+  bool AnalysisFailed = false;
+  llvm::SmallString<256> Root; ///< the working folder; findings are named from it
+
+  // The gates.
+  std::optional<llvm::StringSet<>> BaselineFingerprints;
+  std::optional<ChangedLines> Changed;
+
+  // The analysis.
+  FileSnapshots Snapshots;
+  /// cuda-grid-sync-launch across files: each file records the kernels it
+  /// defines and launches; the join reports at the launch.
+  ProjectIndex Index;
+  std::unique_ptr<CacheSession> Cache;
+  SourceLines Lines;
+  std::unique_ptr<FindingMaker> Maker; ///< made once Root is known
+  /// A file system of its own: clang-tidy's printer enters each finding's
+  /// build folder, which must not move the workers' working folder.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> PrintingFS;
+  std::unique_ptr<ClangTidyContext> PrintingContext;
+  bool ShowProgress = false;
+  size_t ProgressWidth = 0; ///< of the line now on the terminal; 0: none
+  RunResult Run;
+
+  // What the gates let through, and what they kept back.
+  std::vector<Finding> AllFindings; ///< for --write-baseline
+  std::vector<ClangTidyError> Errors;
+  std::vector<Finding> Findings;
+  unsigned HiddenByBaseline = 0;
+  unsigned HiddenByDiff = 0;
+  unsigned WarningsAsErrorsCount = 0;
+  bool FoundCompilerErrors = false;
+};
+
+/// The configuration (.cuda-tidy.yaml, .clang-tidy, --config) and the
+/// checks it enables; --list-checks and --dump-config end the run here.
+StandaloneRun::Stop StandaloneRun::readOptions() {
   // --cuda-gpu-arch=sm_80,sm_90: each element checked before anything runs.
-  llvm::Expected<std::vector<std::string>> GpuArchs = parseGpuArchList(GpuArch);
-  if (!GpuArchs) {
-    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-        << llvm::toString(GpuArchs.takeError()) << "\n";
+  llvm::Expected<std::vector<std::string>> Archs = parseGpuArchList(GpuArch);
+  if (!Archs) {
+    error(llvm::toString(Archs.takeError()));
+    return ExitUsageError;
+  }
+  GpuArchs = std::move(*Archs);
+  if (FileTimeLimit < 0) {
+    error("--file-time-limit must be a number of seconds, 0 for none");
     return ExitUsageError;
   }
 
   // .cuda-tidy.yaml, the nearest one above the first input (or here).
-  std::optional<ProjectConfig> ProjectSettings;
   {
     llvm::SmallString<256> Start(".");
     if (!SourcePaths.empty())
@@ -513,8 +609,7 @@ int main(int Argc, const char **Argv) {
     llvm::sys::path::remove_dots(Start, true);
     auto Found = findProjectConfig(Start);
     if (!Found) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << llvm::toString(Found.takeError()) << "\n";
+      error(llvm::toString(Found.takeError()));
       return ExitUsageError;
     }
     ProjectSettings = std::move(*Found);
@@ -583,20 +678,17 @@ int main(int Argc, const char **Argv) {
                   Effective.ExcludeHeaderFilterRegex}}) {
     std::string Problem;
     if (Value && !Value->empty() && !llvm::Regex(*Value).isValid(Problem)) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "invalid regular expression '" << *Value << "' in " << Name
-          << ": " << Problem << "\n";
+      error("invalid regular expression '" + *Value + "' in " + Name + ": " +
+            Problem);
       return ExitUsageError;
     }
   }
-  std::optional<llvm::Regex> SourceFilterRegex;
   if (SourceFilter.getNumOccurrences()) {
     std::string Problem;
     SourceFilterRegex.emplace(SourceFilter);
     if (!SourceFilterRegex->isValid(Problem)) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "invalid regular expression '" << SourceFilter
-          << "' in --source-filter: " << Problem << "\n";
+      error("invalid regular expression '" + SourceFilter +
+            "' in --source-filter: " + Problem);
       return ExitUsageError;
     }
   }
@@ -623,12 +715,46 @@ int main(int Argc, const char **Argv) {
              ".clang-tidy\n";
     return ExitUsageError;
   }
-  // With -p and no files: every CUDA file the compile database knows.
+  return std::nullopt;
+}
+
+/// Which files are analyzed, each with the commands it is parsed with.
+/// --export-compile-commands ends the run here, with those commands written.
+StandaloneRun::Stop StandaloneRun::planFiles() {
+  if (Stop Code = selectFiles())
+    return Code;
+  if (Stop Code = configureCommands())
+    return Code;
+
+  // A missing file is reported here, by name, and the rest still run.
+  for (const std::string &Path : SourcePaths)
+    planInput(Path);
+
+  if (!ExportCompileCommands.empty()) {
+    llvm::Expected<size_t> Written =
+        exportCompileCommands(*Compilations, Analyzed, ExportCompileCommands);
+    if (!Written) {
+      error("--export-compile-commands: " +
+            llvm::toString(Written.takeError()));
+      return ExitUsageError;
+    }
+    llvm::errs() << "cuda-tidy: wrote " << *Written << " compile command"
+                 << (*Written == 1 ? "" : "s") << " to "
+                 << ExportCompileCommands << "/compile_commands.json\n";
+    return AnalysisFailed ? ExitAnalysisFailed : ExitSuccess;
+  }
+  if (llvm::sys::fs::current_path(Root))
+    Root = ".";
+  return std::nullopt;
+}
+
+/// The inputs: the files named, or with -p and none named every CUDA file
+/// of the database; then --source-filter and --shard.
+StandaloneRun::Stop StandaloneRun::selectFiles() {
   if (SourcePaths.empty() && !BuildPath.empty()) {
     auto Loaded = loadProjectDatabase("");
     if (!Loaded) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << llvm::toString(Loaded.takeError()) << "\n";
+      error(llvm::toString(Loaded.takeError()));
       return ExitUsageError;
     }
     std::vector<std::string> All = (*Loaded)->getAllFiles();
@@ -658,17 +784,15 @@ int main(int Argc, const char **Argv) {
     for (std::string &Path : Kept)
       SourcePaths.push_back(Path);
     if (SourcePaths.empty()) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "no input files: --source-filter '" << SourceFilter
-          << "' matches none of the files ("
-          << countOf(static_cast<unsigned>(Before), "file") << ")\n";
+      error("no input files: --source-filter '" + SourceFilter +
+            "' matches none of the files (" +
+            countOf(static_cast<unsigned>(Before), "file") + ")");
       return ExitUsageError;
     }
   }
   if (SourcePaths.empty()) {
-    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-        << "no input files (usage: cuda-tidy [options] <file>... [-- "
-           "<compile flags>])\n";
+    error("no input files (usage: cuda-tidy [options] <file>... [-- "
+          "<compile flags>])");
     return ExitUsageError;
   }
   if (!Shard.empty()) {
@@ -677,8 +801,7 @@ int main(int Argc, const char **Argv) {
     auto [KText, NText] = llvm::StringRef(Shard).split('/');
     if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N) || N == 0 ||
         K == 0 || K > N) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "--shard takes K/N with 1 <= K <= N, not '" << Shard << "'\n";
+      error("--shard takes K/N with 1 <= K <= N, not '" + Shard + "'");
       return ExitUsageError;
     }
     // Shares are taken over the sorted list, so every job agrees on them
@@ -698,14 +821,18 @@ int main(int Argc, const char **Argv) {
     if (SourcePaths.empty())
       return ExitSuccess;
   }
+  return std::nullopt;
+}
 
+/// The toolkit, the nvcc-compatibility layer, the architectures and the
+/// database (or the flags after `--`) every file's commands come from.
+StandaloneRun::Stop StandaloneRun::configureCommands() {
   CommandSettings Settings;
   Settings.Toolkit = findCudaToolkit(toolkitSearchFromEnvironment(CudaPath));
   if (!Settings.Toolkit) {
     if (!CudaPath.empty()) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "--cuda-path '" << CudaPath
-          << "' is not a CUDA toolkit (no include/cuda.h there)\n";
+      error("--cuda-path '" + CudaPath +
+            "' is not a CUDA toolkit (no include/cuda.h there)");
       return ExitUsageError;
     }
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
@@ -714,14 +841,12 @@ int main(int Argc, const char **Argv) {
            "CUDA_PATH\n";
   }
   Settings.Pass = Pass;
-  Settings.GpuArchs = std::move(*GpuArchs);
+  Settings.GpuArchs = std::move(GpuArchs);
   Settings.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
   Settings.ResourceDir = CUDA_TIDY_CLANG_RESOURCE_DIR;
   if (!NoNvccCompat) {
-    NvccCompat Compat = findNvccCompat(
-        llvm::sys::fs::getMainExecutable(
-            Argv[0], reinterpret_cast<void *>(&printVersion)),
-        CUDA_TIDY_COMPAT_HEADER, Settings.ResourceDir);
+    NvccCompat Compat =
+        findNvccCompat(Executable, CUDA_TIDY_COMPAT_HEADER, Settings.ResourceDir);
     if (Compat.Header.empty())
       llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
           << "the nvcc-compatibility header is missing (looked beside the "
@@ -741,265 +866,163 @@ int main(int Argc, const char **Argv) {
   } else {
     auto Loaded = loadProjectDatabase(SourcePaths.front());
     if (!Loaded) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << llvm::toString(Loaded.takeError()) << "\n";
+      error(llvm::toString(Loaded.takeError()));
       return ExitUsageError;
     }
     Project = std::move(*Loaded);
   }
-  CudaCompilationDatabase Compilations(std::move(Project), Settings);
+  Compilations = std::make_unique<CudaCompilationDatabase>(std::move(Project),
+                                                           std::move(Settings));
+  return std::nullopt;
+}
 
-  // A missing file is reported here, by name, and the rest still run.
-  bool AnalysisFailed = false;
-  std::vector<std::string> Inputs;
-  // Per input: what is parsed for it. A header the database has no command
-  // for is analyzed through a file of the database that includes it
-  // (HeaderPairing.h), and only its own findings are kept; else it is
-  // parsed on its own.
-  std::vector<std::string> Analyzed;
-  std::vector<std::string> FocusHeaders;
+/// One input into the plan, or, when it cannot be analyzed, an error naming
+/// it (the other inputs still run).
+void StandaloneRun::planInput(const std::string &Path) {
+  // clang's tooling makes every input name native (llvm::sys::path::
+  // native), which on POSIX turns a lone '\' into '/': `a\b.cu` would be
+  // parsed as `a/b.cu`, another file or none. Refused by name instead.
+  if (llvm::StringRef(Path).contains('\\') &&
+      !llvm::sys::path::is_style_windows(llvm::sys::path::Style::native)) {
+    error("cannot analyze '" + escapeForTerminal(Path) +
+          "': clang reads a backslash in a file name as a folder "
+          "separator; rename the file");
+    AnalysisFailed = true;
+    return;
+  }
+  if (ProjectSettings) {
+    llvm::SmallString<256> Absolute(Path);
+    (void)llvm::sys::fs::make_absolute(Absolute);
+    llvm::sys::path::remove_dots(Absolute, true);
+    if (ProjectSettings->isExcluded(Absolute))
+      return;
+  }
+  if (!llvm::sys::fs::is_regular_file(Path)) {
+    error("cannot analyze '" + escapeForTerminal(Path) +
+          "': " + whyNotAFile(Path));
+    AnalysisFailed = true;
+    return;
+  }
   llvm::SmallString<256> WorkingDir;
   if (llvm::sys::fs::current_path(WorkingDir))
     WorkingDir.clear();
-  for (const std::string &Path : SourcePaths) {
-    // clang's tooling makes every input name native (llvm::sys::path::
-    // native), which on POSIX turns a lone '\' into '/': `a\b.cu` would be
-    // parsed as `a/b.cu`, another file or none. Refused by name instead.
-    if (llvm::StringRef(Path).contains('\\') &&
-        !llvm::sys::path::is_style_windows(llvm::sys::path::Style::native)) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "cannot analyze '" << escapeForTerminal(Path)
-          << "': clang reads a backslash in a file name as a folder "
-             "separator; rename the file\n";
+  // Named absolutely from here on: clang's database matches absolute names
+  // only (a relative one always got an inferred command), and the workers
+  // never resolve a name against a working folder.
+  const std::string File = absolutePath(Path, WorkingDir);
+  std::string Through = File;
+  if (Compilations->project() && isHeaderPath(File) &&
+      !Compilations->hasProjectCommand(File))
+    if (std::optional<std::string> Including =
+            findIncludingFile(*Compilations, File))
+      Through = *Including;
+  // clang's tool aborts the whole process when it cannot enter a command's
+  // directory; refuse that one file instead.
+  for (const tooling::CompileCommand &Command :
+       Compilations->getCompileCommands(Through))
+    if (!llvm::sys::fs::is_directory(Command.Directory)) {
+      error("cannot analyze '" + escapeForTerminal(Path) +
+            "': the directory of its compile command, '" +
+            escapeForTerminal(Command.Directory) + "', does not exist");
       AnalysisFailed = true;
-      continue;
+      return;
     }
-    if (ProjectSettings) {
-      llvm::SmallString<256> Absolute(Path);
-      (void)llvm::sys::fs::make_absolute(Absolute);
-      llvm::sys::path::remove_dots(Absolute, true);
-      if (ProjectSettings->isExcluded(Absolute))
-        continue;
-    }
-    if (llvm::sys::fs::is_regular_file(Path)) {
-      // Named absolutely from here on: clang's database matches absolute
-      // names only (a relative one always got an inferred command), and the
-      // workers never resolve a name against a working folder.
-      const std::string File = absolutePath(Path, WorkingDir);
-      std::string Through = File;
-      if (Compilations.project() && isHeaderPath(File) &&
-          !Compilations.hasProjectCommand(File))
-        if (std::optional<std::string> Including =
-                findIncludingFile(Compilations, File))
-          Through = *Including;
-      // clang's tool aborts the whole process when it cannot enter a
-      // command's directory; refuse that one file instead.
-      std::string BadDirectory;
-      for (const tooling::CompileCommand &Command :
-           Compilations.getCompileCommands(Through))
-        if (!llvm::sys::fs::is_directory(Command.Directory))
-          BadDirectory = Command.Directory;
-      if (BadDirectory.empty()) {
-        Inputs.push_back(File);
-        Analyzed.push_back(Through);
-        FocusHeaders.push_back(Through == File ? "" : File);
-        continue;
-      }
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "cannot analyze '" << escapeForTerminal(Path)
-          << "': the directory of its compile command, '"
-          << escapeForTerminal(BadDirectory) << "', does not exist\n";
-      AnalysisFailed = true;
-      continue;
-    }
-    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-        << "cannot analyze '" << escapeForTerminal(Path)
-        << "': " << whyNotAFile(Path) << "\n";
-    AnalysisFailed = true;
-  }
+  Inputs.push_back(File);
+  Analyzed.push_back(Through);
+  FocusHeaders.push_back(Through == File ? "" : File);
+}
 
-  if (!ExportCompileCommands.empty()) {
-    llvm::Expected<size_t> Written =
-        exportCompileCommands(Compilations, Analyzed, ExportCompileCommands);
-    if (!Written) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "--export-compile-commands: "
-          << llvm::toString(Written.takeError()) << "\n";
-      return ExitUsageError;
-    }
-    llvm::errs() << "cuda-tidy: wrote " << *Written << " compile command"
-                 << (*Written == 1 ? "" : "s") << " to "
-                 << ExportCompileCommands << "/compile_commands.json\n";
-    return AnalysisFailed ? ExitAnalysisFailed : ExitSuccess;
-  }
-
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmParsers();
-
-  llvm::SmallString<256> Root;
-  if (llvm::sys::fs::current_path(Root))
-    Root = ".";
-
-  // Gates are read before the run, so a bad baseline or diff fails fast.
-  std::optional<llvm::StringSet<>> BaselineFingerprints;
+/// The baseline and the diff that findings must pass.
+StandaloneRun::Stop StandaloneRun::readGates() {
   if (!Baseline.empty()) {
     auto Read = readBaseline(Baseline);
     if (!Read) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << llvm::toString(Read.takeError()) << "\n";
+      error(llvm::toString(Read.takeError()));
       return ExitUsageError;
     }
     BaselineFingerprints = std::move(*Read);
   }
-  std::optional<ChangedLines> Changed;
   if (!Diff.empty()) {
     std::string DiffText;
     std::string DiffRoot = Root.str().str();
     if (Diff == "-") {
       auto Stdin = llvm::MemoryBuffer::getSTDIN();
       if (!Stdin) {
-        llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-            << "cannot read a diff from standard input\n";
+        error("cannot read a diff from standard input");
         return ExitUsageError;
       }
       DiffText = (*Stdin)->getBuffer().str();
     } else {
       auto FromGit = gitDiffAgainst(Diff, Root);
       if (!FromGit) {
-        llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-            << "--diff=" << Diff << ": " << llvm::toString(FromGit.takeError())
-            << "\n";
+        error("--diff=" + Diff + ": " + llvm::toString(FromGit.takeError()));
         return ExitUsageError;
       }
       std::tie(DiffText, DiffRoot) = std::move(*FromGit);
     }
     auto Parsed = ChangedLines::fromUnifiedDiff(DiffText, DiffRoot);
     if (!Parsed) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "--diff: " << llvm::toString(Parsed.takeError()) << "\n";
+      error("--diff: " + llvm::toString(Parsed.takeError()));
       return ExitUsageError;
     }
     Changed = std::move(*Parsed);
   }
+  return std::nullopt;
+}
+
+/// Every planned file parsed and checked by the workers; then the
+/// cross-file findings. Each file's findings pass the gates as it finishes.
+void StandaloneRun::analyze() {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers();
 
   // A progress line for people watching a terminal; never in pipes or logs.
-  // Anything else printed during the run first clears it.
-  const bool ShowProgress =
+  ShowProgress =
       Inputs.size() > 1 && llvm::sys::Process::StandardErrIsDisplayed();
-  size_t ProgressWidth = 0; // of the line now on the terminal; 0: none
-  auto Progress = [&](size_t Done, size_t Found) {
-    std::string Line = "[" + std::to_string(Done) + "/" +
-                       std::to_string(Inputs.size()) + " files] " +
-                       countOf(Found, "finding");
-    llvm::errs() << "\r" << Line;
-    if (Line.size() < ProgressWidth)
-      llvm::errs() << std::string(ProgressWidth - Line.size(), ' ') << "\r"
-                   << Line;
-    ProgressWidth = Line.size();
-    if (Done == Inputs.size()) {
-      llvm::errs() << "\n";
-      ProgressWidth = 0;
-    }
-    llvm::errs().flush();
-  };
-  auto ClearProgress = [&] {
-    if (!ProgressWidth)
-      return;
-    llvm::errs() << "\r" << std::string(ProgressWidth, ' ') << "\r";
-    llvm::errs().flush();
-    ProgressWidth = 0;
-  };
-  FileSnapshots Snapshots;
   for (const std::string &Input : Inputs)
     Snapshots.record(Input);
-  // cuda-grid-sync-launch across files: each file records the kernels it
-  // defines and launches; the join reports at the launch.
-  ProjectIndex Index;
   // Preambles and results (docs/performance.md).
-  CacheSession Cache(!NoCache, CacheDir, !NoPreamble, TimeChecks);
-  if (!Cache.problem().empty())
+  Cache = std::make_unique<CacheSession>(!NoCache, CacheDir, !NoPreamble,
+                                         TimeChecks);
+  if (!Cache->problem().empty())
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
-        << Cache.problem() << "\n";
-
-  // Findings pass the gates as each file finishes, in input order, and in
-  // text they are printed then: a long run shows its findings as it goes,
-  // and a CI timeout does not lose them. Compiler errors always show: a
-  // gate must not hide a file it could not analyze.
-  SourceLines Lines;
-  FindingMaker Maker(Lines, Root);
-  std::vector<Finding> AllFindings; // for --write-baseline
-  std::vector<ClangTidyError> Errors;
-  std::vector<Finding> Findings;
-  unsigned HiddenByBaseline = 0;
-  unsigned HiddenByDiff = 0;
-  unsigned WarningsAsErrorsCount = 0;
-  // A file system of its own: clang-tidy's printer enters each finding's
-  // build folder, which must not move the workers' working folder.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
-      new llvm::vfs::OverlayFileSystem(workerFileSystem(Root)));
-  ClangTidyContext ReportContext(createOptionsProvider(), false, false, false);
-  auto Admit = [&](llvm::ArrayRef<ClangTidyError> New) {
-    std::vector<ClangTidyError> Shown;
-    for (const ClangTidyError &Error : New) {
-      Finding F = Maker.make(Error);
-      AllFindings.push_back(F);
-      if (!F.IsCompilerError) {
-        if (BaselineFingerprints &&
-            BaselineFingerprints->contains(F.Fingerprint)) {
-          ++HiddenByBaseline;
-          continue;
-        }
-        if (Changed && !Changed->contains(F.Where.File, F.Where.Line)) {
-          ++HiddenByDiff;
-          continue;
-        }
-      }
-      Errors.push_back(Error);
-      Shown.push_back(Error);
-      Findings.push_back(std::move(F));
-    }
-    // clang-tidy's handleErrors prints; fixes are ours to write (FixApplier
-    // keeps permissions, writes atomically, refuses a file changed
-    // meanwhile).
-    if (Format == OutputFormat::Text && !Shown.empty()) {
-      // File names a terminal would act on (ESC sequences) or that are not
-      // UTF-8 are printed escaped (issue 16 F19).
-      auto [Printable, PrintFS] = withPrintableFileNames(Shown, BaseFS);
-      handleErrors(Printable, ReportContext, FB_NoFix, WarningsAsErrorsCount,
-                   PrintFS);
-      llvm::outs().flush();
-    }
-  };
+        << Cache->problem() << "\n";
+  Maker = std::make_unique<FindingMaker>(Lines, Root);
+  PrintingFS = new llvm::vfs::OverlayFileSystem(workerFileSystem(Root));
+  PrintingContext = std::make_unique<ClangTidyContext>(createOptionsProvider(),
+                                                       false, false, false);
 
   RunSettings HowToRun;
   HowToRun.Jobs = Jobs;
   HowToRun.FixNotes = FixNotes;
-  HowToRun.Caches = Cache.caches();
+  HowToRun.Caches = Cache->caches();
   HowToRun.FocusHeaders = FocusHeaders;
   HowToRun.RepairNvccSpellings = !NoNvccCompat;
-  HowToRun.FileNotes = [&](size_t, llvm::ArrayRef<std::string> Notes) {
-    ClearProgress();
-    std::string Lines;
+  HowToRun.FileNotes = [this](size_t, llvm::ArrayRef<std::string> Notes) {
+    clearProgress();
+    std::string Text;
     for (const std::string &Note : Notes)
-      Lines += "cuda-tidy: note: " + escapeForTerminal(Note) + "\n";
-    llvm::errs() << Lines; // one write
+      Text += "cuda-tidy: note: " + escapeForTerminal(Note) + "\n";
+    llvm::errs() << Text; // one write
   };
   if (Fix || FixErrors || FixNotes)
     HowToRun.Snapshots = &Snapshots;
   if (ShowProgress)
-    HowToRun.Progress = Progress;
-  HowToRun.FileDone = [&](size_t I, llvm::ArrayRef<ClangTidyError> New,
-                          bool Failed) {
-    ClearProgress();
+    HowToRun.Progress = [this](size_t Done, size_t Found) {
+      showProgress(Done, Found);
+    };
+  HowToRun.FileDone = [this](size_t I, llvm::ArrayRef<ClangTidyError> New,
+                             bool Failed) {
+    clearProgress();
     if (std::optional<std::string> From =
-            Compilations.commandOrigin(Analyzed[I]))
+            Compilations->commandOrigin(Analyzed[I]))
       llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
           << "the compile database has no command for '"
           << escapeForTerminal(FocusHeaders[I].empty() ? Analyzed[I]
                                                        : FocusHeaders[I])
           << "'; analyzed with " << escapeForTerminal(*From) << "\n";
-    Admit(New);
+    admit(New);
     if (Failed)
       // One write: a line other threads (a worker's clang diagnostics, the
       // time limit's watchdog) cannot split.
@@ -1007,11 +1030,6 @@ int main(int Argc, const char **Argv) {
                        escapeForTerminal(Analyzed[I]) + ".\n");
     llvm::errs().flush();
   };
-  if (FileTimeLimit < 0) {
-    llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-        << "--file-time-limit must be a number of seconds, 0 for none\n";
-    return ExitUsageError;
-  }
   HowToRun.FileTimeLimitSeconds = FileTimeLimit;
   {
     const std::uint64_t MiB = FileMemoryLimit.getNumOccurrences()
@@ -1022,47 +1040,90 @@ int main(int Argc, const char **Argv) {
       llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
           << "--file-memory-limit is not enforced in a sanitizer build\n";
   }
-  RunResult Run = runFiles(
-      Analyzed, Compilations,
-      [&] { return Index.withIndexOption(createOptionsProvider()); },
+  Run = runFiles(
+      Analyzed, *Compilations,
+      [this] { return Index.withIndexOption(createOptionsProvider()); },
       HowToRun);
   AnalysisFailed |= Run.TimedOut > 0 || Run.OverMemory > 0;
-  // A timed-out file's thread may still be running, and may still use what
-  // this function owns (the compile database, the caches): the process
-  // then ends here, with _exit, once everything is written, instead of
-  // destroying those under it (issue 16 F10).
-  auto Finish = [&](int Code) {
-    if (Run.LeftRunning) {
-      llvm::outs().flush();
-      llvm::errs().flush();
-      if (Index.enabled())
-        (void)llvm::sys::fs::remove_directories(Index.directory(),
-                                                /*IgnoreErrors=*/true);
-      ::_exit(Code);
-    }
-    return Code;
-  };
-  Cache.finish(CacheStats);
+  Cache->finish(CacheStats);
   // The cross-file findings come once every file is done.
-  Admit(Index.report(createOptionsProvider(), Run.Stats));
-
-  if (!WriteBaseline.empty())
-    if (llvm::Error E = writeBaseline(WriteBaseline, AllFindings, Root)) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "cannot write baseline '" << WriteBaseline
-          << "': " << llvm::toString(std::move(E)) << "\n";
-      return Finish(ExitUsageError);
-    }
-
-  const bool FoundCompilerErrors = llvm::any_of(
+  admit(Index.report(createOptionsProvider(), Run.Stats));
+  FoundCompilerErrors = llvm::any_of(
       Findings, [](const Finding &F) { return F.IsCompilerError; });
   AnalysisFailed |= FoundCompilerErrors;
+}
 
-  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
-                           : (Fix || FixErrors) ? FB_Fix
-                                                : FB_NoFix;
-  if (FoundCompilerErrors && !FixErrors)
-    Behaviour = FB_NoFix;
+/// Findings pass the gates as each file finishes, in input order, and in
+/// text they are printed then: a long run shows its findings as it goes,
+/// and a CI timeout does not lose them. Compiler errors always show: a gate
+/// must not hide a file it could not analyze.
+void StandaloneRun::admit(llvm::ArrayRef<ClangTidyError> New) {
+  std::vector<ClangTidyError> Shown;
+  for (const ClangTidyError &Error : New) {
+    Finding F = Maker->make(Error);
+    AllFindings.push_back(F);
+    if (!F.IsCompilerError) {
+      if (BaselineFingerprints &&
+          BaselineFingerprints->contains(F.Fingerprint)) {
+        ++HiddenByBaseline;
+        continue;
+      }
+      if (Changed && !Changed->contains(F.Where.File, F.Where.Line)) {
+        ++HiddenByDiff;
+        continue;
+      }
+    }
+    Errors.push_back(Error);
+    Shown.push_back(Error);
+    Findings.push_back(std::move(F));
+  }
+  // clang-tidy's handleErrors prints; fixes are ours to write (FixApplier
+  // keeps permissions, writes atomically, refuses a file changed
+  // meanwhile).
+  if (Format == OutputFormat::Text && !Shown.empty()) {
+    // File names a terminal would act on (ESC sequences) or that are not
+    // UTF-8 are printed escaped (issue 16 F19).
+    auto [Printable, PrintFS] = withPrintableFileNames(Shown, PrintingFS);
+    handleErrors(Printable, *PrintingContext, FB_NoFix, WarningsAsErrorsCount,
+                 PrintFS);
+    llvm::outs().flush();
+  }
+}
+
+void StandaloneRun::showProgress(size_t Done, size_t Found) {
+  std::string Line = "[" + std::to_string(Done) + "/" +
+                     std::to_string(Inputs.size()) + " files] " +
+                     countOf(Found, "finding");
+  llvm::errs() << "\r" << Line;
+  if (Line.size() < ProgressWidth)
+    llvm::errs() << std::string(ProgressWidth - Line.size(), ' ') << "\r"
+                 << Line;
+  ProgressWidth = Line.size();
+  if (Done == Inputs.size()) {
+    llvm::errs() << "\n";
+    ProgressWidth = 0;
+  }
+  llvm::errs().flush();
+}
+
+/// Anything else printed during the run first clears the progress line.
+void StandaloneRun::clearProgress() {
+  if (!ProgressWidth)
+    return;
+  llvm::errs() << "\r" << std::string(ProgressWidth, ' ') << "\r";
+  llvm::errs().flush();
+  ProgressWidth = 0;
+}
+
+/// --write-baseline, the report in its format, the fixes, --export-fixes.
+StandaloneRun::Stop StandaloneRun::writeResults() {
+  if (!WriteBaseline.empty())
+    if (llvm::Error E = writeBaseline(WriteBaseline, AllFindings, Root)) {
+      error("cannot write baseline '" + WriteBaseline +
+            "': " + llvm::toString(std::move(E)));
+      return ExitUsageError;
+    }
+
   if (Format != OutputFormat::Text) {
     WarningsAsErrorsCount = llvm::count_if(
         Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
@@ -1085,12 +1146,17 @@ int main(int Argc, const char **Argv) {
                      Write(OS);
                      return llvm::Error::success();
                    })) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "cannot write '" << OutputFile
-          << "': " << llvm::toString(std::move(E)) << "\n";
-      return Finish(ExitUsageError);
+      error("cannot write '" + OutputFile +
+            "': " + llvm::toString(std::move(E)));
+      return ExitUsageError;
     }
   }
+
+  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
+                           : (Fix || FixErrors) ? FB_Fix
+                                                : FB_NoFix;
+  if (FoundCompilerErrors && !FixErrors)
+    Behaviour = FB_NoFix;
   if (Behaviour != FB_NoFix) {
     // For tests/lit/cli/fix-header-edited-during-run.test only: hold here,
     // after every file was read and before any fix is written, until the
@@ -1119,13 +1185,17 @@ int main(int Argc, const char **Argv) {
     std::error_code EC;
     llvm::raw_fd_ostream OS(ExportFixes, EC, llvm::sys::fs::OF_None);
     if (EC) {
-      llvm::WithColor::error(llvm::errs(), "cuda-tidy")
-          << "cannot write '" << ExportFixes << "': " << EC.message() << "\n";
-      return Finish(ExitUsageError);
+      error("cannot write '" + ExportFixes + "': " + EC.message());
+      return ExitUsageError;
     }
     exportReplacements(Inputs.empty() ? "" : Inputs.front(), Errors, OS);
   }
+  return std::nullopt;
+}
 
+/// The summary lines (unless --quiet) and the exit code: a configuration
+/// error, then a file not analyzed, then findings that are errors.
+int StandaloneRun::summarize() {
   if (!Quiet) {
     const ClangTidyStats &Stats = Run.Stats;
     // As clang-tidy says it: the parts that are not zero, which add up to
@@ -1174,10 +1244,46 @@ int main(int Argc, const char **Argv) {
     locateConfigurationProblem(Inputs, F.Message, llvm::errs());
   }
   if (ConfigurationError)
-    return Finish(ExitUsageError);
+    return ExitUsageError;
   if (AnalysisFailed)
-    return Finish(ExitAnalysisFailed);
+    return ExitAnalysisFailed;
   if (WarningsAsErrorsCount)
-    return Finish(ExitFindingsAsErrors);
-  return Finish(ExitSuccess);
+    return ExitFindingsAsErrors;
+  return ExitSuccess;
+}
+
+int StandaloneRun::finish(int Code) {
+  if (Run.LeftRunning) {
+    llvm::outs().flush();
+    llvm::errs().flush();
+    if (Index.enabled())
+      (void)llvm::sys::fs::remove_directories(Index.directory(),
+                                              /*IgnoreErrors=*/true);
+    ::_exit(Code);
+  }
+  return Code;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  llvm::InitLLVM Init(Argc, Argv);
+  std::string Executable = llvm::sys::fs::getMainExecutable(
+      Argv[0], reinterpret_cast<void *>(&printVersion));
+  if (auto Launcher = parseLauncherInvocation(llvm::ArrayRef(Argv, Argc)))
+    return runAsCompilerLauncher(*Launcher, Executable);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(printVersion);
+  std::optional<std::vector<std::string>> FlagsAfterDoubleDash =
+      takeFlagsAfterDoubleDash(Argc, Argv);
+  if (!cl::ParseCommandLineOptions(
+          Argc, Argv,
+          "cuda-tidy: finds synchronization and cooperative-groups bugs in "
+          "CUDA C++.\n\n  cuda-tidy kernel.cu            zero-config, device "
+          "side\n  cuda-tidy -p build a.cu b.cu  with a compile database\n  "
+          "cuda-tidy k.cu -- -DN=4       extra flags, no compile database\n",
+          &llvm::errs()))
+    return ExitUsageError;
+  return StandaloneRun(std::move(Executable), std::move(FlagsAfterDoubleDash))
+      .run();
 }
