@@ -219,10 +219,12 @@ void WarpMaskMismatchCheck::check(const MatchFinder::MatchResult &Result) {
             if (!OneMask)
               Problem.Absent = 0;
           }
-          // With every lane of the warp calling and no launch showing
-          // whole-warp blocks, a narrower block may be what the mask
-          // describes (reduce<16>'s 0x0000ffff).
-          if (Callers == AllLanes && !Aligned)
+          // Every lane calling, no condition on the lanes, and no launch
+          // showing whole-warp blocks: a block narrower than a warp may be
+          // what a mask of the low lanes describes (reduce<16>'s
+          // 0x0000ffff), and then the lanes above do not exist.
+          if (Callers == AllLanes && !Reach->Guard && !Aligned && OneMask &&
+              (FirstMask & (FirstMask + 1)) == 0)
             Problem.LeftOut = 0;
           if (!Problem.LeftOut && !Problem.Absent) {
             if (First && !First->same(Problem))
@@ -246,9 +248,10 @@ void WarpMaskMismatchCheck::check(const MatchFinder::MatchResult &Result) {
           if (DefaultMask)
             MaskWords = "its default mask";
           std::string Who =
-              First->Callers == AllLanes
-                  ? std::string("the whole warp")
-                  : analysis::describeLanes(First->Callers);
+              First->Callers != AllLanes
+                  ? analysis::describeLanes(First->Callers)
+              : EveryWarp ? std::string("the whole warp")
+                          : std::string("every lane");
           if (!EveryWarp)
             Who += " of warp " + std::to_string(First->Warp) +
                    " (threadIdx.x " + std::to_string(First->Warp * 32) +
