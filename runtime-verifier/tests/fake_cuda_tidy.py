@@ -18,7 +18,8 @@ import re
 import sys
 
 CHECKS = ["cuda-divergent-barrier", "cuda-full-warp-mask", "cuda-group-by-value",
-          "cuda-divergent-group-creation", "cuda-grid-sync-launch"]
+          "cuda-divergent-group-creation", "cuda-grid-sync-launch",
+          "cuda-memcpy-async-wait", "cuda-cluster-exit-sync"]
 # Off in the default set, listed when --checks=cuda-* turns every check on.
 OPT_IN_CHECKS = ["cuda-prefer-tile-collectives", "cuda-shared-memory-race"]
 
