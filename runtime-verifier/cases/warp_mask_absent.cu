@@ -1,0 +1,55 @@
+// cuda-warp-mask-mismatch, a mask naming lanes that never call. VIOLATING;
+// twin: warp_mask_absent_ok.cu.
+//
+// Lanes 0..7 of each warp write a shared slot, meet at __syncwarp, and read
+// the slot of the next lane of the eight; lanes 8..31 write nothing and exit.
+// The mask 0x0000ffff also names lanes 8..15, which never get to the call.
+// The Guide asks every non-exited lane the mask names to call it; here they
+// exit, and on an H200 the shape completes with the right values
+// (shared/reference/h200-observations-rules2.md: `if (lane < 8)
+// __syncwarp(0xffff)`), so the case measures the code instead.
+#include "rv.cuh"
+#include <vector>
+
+constexpr int Threads = 256, Warps = Threads / 32;
+
+__global__ void rotateEight(const int *In, int *Out) {
+  __shared__ int Slots[Warps][32];
+  const int Warp = threadIdx.x / 32, Lane = threadIdx.x % 32;
+  const int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (Lane < 8) {
+    Slots[Warp][Lane] = In[I];
+    __syncwarp(0x0000ffff); // FLAGGED(cuda-warp-mask-mismatch)
+    Out[I] = Slots[Warp][(Lane + 1) % 8];
+  }
+}
+
+int main() {
+  const int Blocks = 4, Total = Blocks * Threads;
+  std::vector<int> In(Total), Out(Total);
+  for (int I = 0; I < Total; ++I)
+    In[I] = 1000 + I;
+  int *DIn, *DOut;
+  RV_CHECK(cudaMalloc(&DIn, Total * sizeof(int)));
+  RV_CHECK(cudaMalloc(&DOut, Total * sizeof(int)));
+  RV_CHECK(cudaMemcpy(DIn, In.data(), Total * sizeof(int),
+                      cudaMemcpyHostToDevice));
+  RV_CHECK(cudaMemset(DOut, 0, Total * sizeof(int)));
+  rotateEight<<<Blocks, Threads>>>(DIn, DOut);
+  RV_SYNC();
+  RV_CHECK(cudaMemcpy(Out.data(), DOut, Total * sizeof(int),
+                      cudaMemcpyDeviceToHost));
+  int Wrong = 0;
+  for (int I = 0; I < Total; ++I) {
+    int Lane = I % 32, Base = I - Lane;
+    int Ref = Lane < 8 ? In[Base + (Lane + 1) % 8] : 0;
+    if (Out[I] != Ref) {
+      if (Wrong < 4)
+        rv::detail("lane %d of warp %d: GPU %d, CPU reference %d", Lane,
+                   I / 32, Out[I], Ref);
+      ++Wrong;
+    }
+  }
+  rv::detail("%d of %d outputs differ from the CPU reference", Wrong, Total);
+  rv::finish(Wrong == 0);
+}
