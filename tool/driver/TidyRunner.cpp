@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "tool/driver/MemoryBudget.h"
 #include "tool/driver/FixApplier.h"
+#include "tool/driver/PerArchFindings.h"
 
 #include "checks/analysis/LaunchIndex.h"
 
@@ -240,6 +241,14 @@ struct FileState {
   // The user's files as the parse read them (FileRun::UserFilesRead).
   std::vector<std::pair<std::string, std::string>> UserFilesRead;
   std::vector<std::string> FunctionsNotAnalyzed;
+  // Each command's findings apart (PerArchFindings.h): the consumer holds
+  // those since the last command began, which are CommandArch's.
+  ClangTidyDiagnosticConsumer *Consumer = nullptr;
+  std::string CommandArch;
+  std::vector<CommandFindings> PerCommand;
+  void closeCommand() {
+    PerCommand.push_back({CommandArch, Consumer->take()});
+  }
 };
 
 llvm::StringSet<> recordNames(llvm::StringRef Dir) {
@@ -274,6 +283,11 @@ public:
     // generated" lines.
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     Invocation->getDiagnosticOpts().ShowCarets = false;
+    if (State.Commands > 0)
+      State.closeCommand();
+    State.CommandArch = Invocation->getLangOpts().CUDAIsDevice
+                            ? Invocation->getTargetOpts().CPU
+                            : std::string();
     ++State.Commands;
     if (Invocation->getFrontendOpts().Inputs.size() != 1 ||
         (!Caches.Preambles && !Caches.Results))
@@ -565,6 +579,7 @@ FileRun runFileWithCaches(
 
   FileState State;
   State.Lookups = Lookups.get();
+  State.Consumer = &DiagConsumer;
   // Results are cached only for a file with one compile command.
   const RunCaches Effective = [&] {
     RunCaches C = Caches;
@@ -582,7 +597,8 @@ FileRun runFileWithCaches(
   Run.Failed = Failed;
   Run.UserFilesRead = std::move(State.UserFilesRead);
   Run.FunctionsNotAnalyzed = std::move(State.FunctionsNotAnalyzed);
-  Run.Errors = DiagConsumer.take();
+  State.closeCommand();
+  Run.Errors = mergeCommandFindings(std::move(State.PerCommand));
   Run.Stats = Context.getStats();
   if (State.Replayed) {
     llvm::append_range(Run.Errors, State.Replayed->Errors);
