@@ -1,8 +1,8 @@
 // cuda-warp-mask-mismatch, a shuffle reduction's mask computed before the
 // branch with __ballot_sync. COMPLIANT; twin: warp_mask_activemask.cu.
 //
-// The lanes a data-dependent flag keeps sum their values with a butterfly
-// of shuffles, each adding a partner only if the mask names it. The mask is
+// The lanes a data-dependent flag keeps sum their values: each lane the
+// mask names broadcasts its value in turn with a shuffle. The mask is
 // the ballot of the flag, taken by the whole warp before the branch: exactly
 // the kept lanes, however unevenly they arrive.
 #include "rv.cuh"
@@ -12,7 +12,6 @@ constexpr int Threads = 256;
 
 __global__ void keptSums(const float *In, const int *Keep, float *Out) {
   const int I = blockIdx.x * blockDim.x + threadIdx.x;
-  const int Lane = threadIdx.x % 32;
   const unsigned Kept = __ballot_sync(0xffffffff, Keep[I] != 0);
   if (Keep[I]) {
     float V = In[I], Spin = V;
@@ -21,12 +20,11 @@ __global__ void keptSums(const float *In, const int *Keep, float *Out) {
     if (Spin < 0.0f) // never: the inputs are not negative
       V = Spin;
     unsigned Mask = Kept;
-    float Sum = V;
-    for (int O = 16; O > 0; O >>= 1) {
-      float Other = __shfl_xor_sync(Mask, Sum, O);
-      if (Mask & (1u << (Lane ^ O)))
-        Sum += Other;
-    }
+    // Every lane the mask names broadcasts its value in turn.
+    float Sum = 0.0f;
+    for (int L = 0; L < 32; ++L)
+      if (Mask & (1u << L))
+        Sum += __shfl_sync(Mask, V, L);
     Out[I] = Sum;
   }
 }
