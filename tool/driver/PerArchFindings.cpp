@@ -91,7 +91,8 @@ mergeCommandFindings(std::vector<CommandFindings> Commands) {
       Error.Notes.push_back(std::move(Note));
     }
 
-  llvm::stable_sort(Merged, [](const ClangTidyError &A, const ClangTidyError &B) {
+  // The keys are distinct after the merge: a plain sort is deterministic.
+  llvm::sort(Merged, [](const ClangTidyError &A, const ClangTidyError &B) {
     return keyOf(A) < keyOf(B);
   });
   return Merged;
