@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/CudaTidyModule.h"
+#include "checks/ClusterExitSyncCheck.h"
 #include "checks/DivergentBarrierCheck.h"
 #include "checks/DivergentGroupCreationCheck.h"
 #include "checks/FullWarpMaskCheck.h"
