@@ -87,7 +87,15 @@ struct SharedAccessAnalysis::Impl {
   const FunctionDivergence *D = nullptr;
   std::unique_ptr<ParentMap> Parents;
   std::unique_ptr<BarrierIntervals> Intervals;
-  std::optional<ExprMutationAnalyzer> Mutations;
+  /// Locals and parameters some reference to which is not a plain read
+  /// (assigned, incremented, address taken, bound to a reference): only
+  /// those are asked of ExprMutationAnalyzer, over the statement that
+  /// declares them (a for loop's counter: that loop), so that asking every
+  /// counter of a long kernel stays linear in its size.
+  llvm::DenseSet<const VarDecl *> NotOnlyRead;
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 2>>
+      NotOnlyReadRefs;
+  llvm::DenseMap<const VarDecl *, const Stmt *> ScopeOf;
   std::vector<SharedAccess> Accesses;
   llvm::DenseSet<const VarDecl *> Untracked;
   ThreadCoord Shape{128, 1, 1};
@@ -109,8 +117,17 @@ struct SharedAccessAnalysis::Impl {
   // --- evaluation --------------------------------------------------------------
   bool isMutated(const VarDecl *V) {
     auto [It, New] = MutatedCache.try_emplace(V, true);
-    if (New && Mutations)
-      It->second = Mutations->isMutated(V);
+    if (New) {
+      if (!NotOnlyRead.contains(V)) {
+        It->second = false;
+      } else {
+        auto Scope = ScopeOf.find(V);
+        const Stmt *Where =
+            Scope != ScopeOf.end() && Scope->second ? Scope->second
+                                                    : FD->getBody();
+        It->second = ExprMutationAnalyzer(*Where, Ctx).isMutated(V);
+      }
+    }
     return It->second;
   }
   unsigned symbol(const void *Key, llvm::StringRef Name) {
@@ -256,16 +273,28 @@ struct SharedAccessAnalysis::Impl {
     /// The loop values and the cell as one string (what pairs compare).
     std::string Key;
   };
+  /// A compact key (zigzag varints: small values take a byte), so that the
+  /// key of a typical cell fits in std::string's inline buffer.
+  static void appendNumber(std::string &K, int64_t V) {
+    uint64_t Z = (static_cast<uint64_t>(V) << 1) ^ static_cast<uint64_t>(V >> 63);
+    do {
+      char Byte = static_cast<char>(Z & 0x7f);
+      Z >>= 7;
+      K.push_back(static_cast<char>(Byte | (Z ? 0x80 : 0)));
+    } while (Z);
+  }
   static std::string keyOf(const Touch &T) {
     std::string K;
+    appendNumber(K, static_cast<int64_t>(T.SharedLoops.size()));
     for (int64_t V : T.SharedLoops)
-      K += std::to_string(V) + ",";
-    K += "|";
+      appendNumber(K, V);
     for (const Linear &L : T.Cell) {
-      K += std::to_string(L.Constant);
-      for (const auto &[S, C] : L.Terms)
-        K += "+" + std::to_string(C) + "s" + std::to_string(S);
-      K += ";";
+      appendNumber(K, L.Constant);
+      appendNumber(K, static_cast<int64_t>(L.Terms.size()));
+      for (const auto &[S, C] : L.Terms) {
+        appendNumber(K, S);
+        appendNumber(K, C);
+      }
     }
     return K;
   }
@@ -277,10 +306,16 @@ struct SharedAccessAnalysis::Impl {
   touches(const SharedAccess &A, const Env &Base,
           const std::vector<const ForStmt *> &SharedWith);
   std::string cellText(const SharedAccess &A, const std::vector<Linear> &Cell);
-  /// touches() for every thread of the block, in the order of threadAt();
-  /// nullopt when one thread's does not evaluate. Kept per access and set of
-  /// shared loops: an access is in several pairs.
-  using BlockTouches = std::optional<std::vector<std::vector<Touch>>>;
+  /// The keys of touches() for every thread of the block, in the order of
+  /// threadAt(), and each key's first two threads in different warps (or
+  /// the first one); Ok is false when one thread's touches do not evaluate.
+  /// Kept per access and set of shared loops: an access is in several pairs.
+  /// (Only keys: the witness's cell is evaluated again for its one thread.)
+  struct BlockTouches {
+    bool Ok = false;
+    std::vector<llvm::SmallVector<std::string, 1>> Keys;
+    llvm::StringMap<llvm::SmallVector<unsigned, 2>> ByCell;
+  };
   const BlockTouches &blockTouches(const SharedAccess &A,
                                    const std::vector<const ForStmt *> &SharedWith,
                                    const ThreadCoord &Block);
@@ -300,36 +335,73 @@ SharedAccessAnalysis::Impl::blockTouches(
     const SharedAccess &A, const std::vector<const ForStmt *> &SharedWith,
     const ThreadCoord &Block) {
   auto [It, New] = TouchCache.try_emplace({A.Where, SharedWith, Block});
+  BlockTouches &Entry = It->second;
   if (!New)
-    return It->second;
-  std::vector<std::vector<Touch>> All;
+    return Entry;
   unsigned Threads = Block[0] * Block[1] * Block[2];
-  All.reserve(Threads);
+  Entry.Keys.resize(Threads);
   for (unsigned T = 0; T < Threads; ++T) {
     Env En;
     En.Thread = threadAt(T, Block);
     En.Block = Block;
     std::optional<std::vector<Touch>> Mine = touches(A, En, SharedWith);
-    if (!Mine)
-      return It->second; // nullopt
-    All.push_back(std::move(*Mine));
+    if (!Mine) {
+      Entry.Keys.clear();
+      return Entry; // not Ok
+    }
+    for (Touch &Each : *Mine) {
+      auto &Owners = Entry.ByCell[Each.Key];
+      if (Owners.empty() || (Owners.size() == 1 && Owners[0] / 32 != T / 32))
+        Owners.push_back(T);
+      Entry.Keys[T].push_back(std::move(Each.Key));
+    }
   }
-  It->second = std::move(All);
-  return It->second;
+  Entry.Ok = true;
+  return Entry;
 }
 
 void SharedAccessAnalysis::Impl::collect() {
   const Stmt *Body = FD->getBody();
   Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
-  Mutations.emplace(*Body, Ctx);
   struct Refs : RecursiveASTVisitor<Refs> {
+    ParentMap &Parents;
+    Impl &Facts;
+    llvm::DenseSet<const VarDecl *> &NotOnlyRead;
+    llvm::DenseMap<const VarDecl *, const Stmt *> &ScopeOf;
     std::vector<const DeclRefExpr *> Found;
+    Refs(ParentMap &Parents, Impl &Facts)
+        : Parents(Parents), Facts(Facts), NotOnlyRead(Facts.NotOnlyRead),
+          ScopeOf(Facts.ScopeOf) {}
     bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-      if (isSharedVar(dyn_cast<VarDecl>(Ref->getDecl())))
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (isSharedVar(Var))
         Found.push_back(Ref);
+      if (Var) {
+        const auto *Cast =
+            dyn_cast_or_null<ImplicitCastExpr>(Parents.getParentIgnoreParens(Ref));
+        if (!Cast || Cast->getCastKind() != CK_LValueToRValue) {
+          NotOnlyRead.insert(Var);
+          Facts.NotOnlyReadRefs[Var].push_back(Ref);
+        }
+      }
       return true;
     }
-  } Scan;
+    bool VisitDeclStmt(DeclStmt *Declaration) {
+      const Stmt *Scope = Parents.getParent(Declaration);
+      for (const clang::Decl *D : Declaration->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D))
+          ScopeOf.try_emplace(Var, Scope);
+      return true;
+    }
+    // A lambda's body can change what it captures by reference.
+    bool VisitLambdaExpr(LambdaExpr *Lambda) {
+      for (const LambdaCapture &Capture : Lambda->captures())
+        if (Capture.capturesVariable())
+          if (const auto *Var = dyn_cast<VarDecl>(Capture.getCapturedVar()))
+            NotOnlyRead.insert(Var);
+      return true;
+    }
+  } Scan(*Parents, *this);
   Scan.TraverseStmt(const_cast<Stmt *>(Body));
   for (const DeclRefExpr *Ref : Scan.Found)
     classify(Ref, cast<VarDecl>(Ref->getDecl()));
@@ -830,8 +902,17 @@ const VarDecl *SharedAccessAnalysis::Impl::findCounter(const ForStmt *For) const
   if (!Counter || !Counter->getType()->isIntegralOrEnumerationType() ||
       !For->getCond() || !For->getInc())
     return nullptr;
-  // Nothing in the body changes it.
-  if (For->getBody()) {
+  // Nothing in the body changes it (asked of ExprMutationAnalyzer only when
+  // a reference to it in the body is more than a plain read).
+  auto InBody = [&](const DeclRefExpr *Ref) {
+    for (const Stmt *Up = Ref; Up; Up = Parents->getParent(Up))
+      if (Up == For->getBody())
+        return true;
+    return false;
+  };
+  auto Refs = NotOnlyReadRefs.find(Counter);
+  if (For->getBody() && Refs != NotOnlyReadRefs.end() &&
+      llvm::any_of(Refs->second, InBody)) {
     ExprMutationAnalyzer InBody(*For->getBody(), Ctx);
     if (InBody.isMutated(Counter))
       return nullptr;
@@ -1186,47 +1267,54 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
   // Two threads of a block of this shape and the cell they touch, preferring
   // threads of different warps.
   auto Search = [&](const ThreadCoord &Shape) -> std::optional<SharedConflict> {
-    auto LinearId = [&](const ThreadCoord &T) {
-      return T[0] + Shape[0] * (T[1] + Shape[1] * T[2]);
-    };
     const Impl::BlockTouches &TA = P->blockTouches(A, SharedLoops, Shape);
-    if (!TA)
+    if (!TA.Ok)
       return std::nullopt;
     const Impl::BlockTouches &TB = P->blockTouches(B, SharedLoops, Shape);
-    if (!TB)
+    if (!TB.Ok)
       return std::nullopt;
-    // Cell -> up to two threads of A in different warps.
-    llvm::StringMap<llvm::SmallVector<ThreadCoord, 2>> ByCell;
-    for (unsigned I = 0; I < TA->size(); ++I) {
-      ThreadCoord Thread = Impl::threadAt(I, Shape);
-      for (const Impl::Touch &T : (*TA)[I]) {
-        auto &Threads = ByCell[T.Key];
-        if (Threads.empty() ||
-            (Threads.size() == 1 &&
-             LinearId(Threads[0]) / 32 != LinearId(Thread) / 32))
-          Threads.push_back(Thread);
-      }
-    }
-    std::optional<SharedConflict> Best;
-    for (unsigned I = 0; I < TB->size(); ++I) {
-      ThreadCoord Thread = Impl::threadAt(I, Shape);
-      for (const Impl::Touch &T : (*TB)[I]) {
-        auto It = ByCell.find(T.Key);
-        if (It == ByCell.end())
+    // Threads are numbered as threadAt() numbers them: Id / 32 is the warp.
+    std::optional<std::pair<unsigned, unsigned>> Found; // (A's, B's)
+    std::string FoundKey;
+    for (unsigned I = 0; I < TB.Keys.size(); ++I) {
+      for (const std::string &Key : TB.Keys[I]) {
+        auto It = TA.ByCell.find(Key);
+        if (It == TA.ByCell.end())
           continue;
-        for (const ThreadCoord &Other : It->second) {
-          if (Other == Thread)
+        for (unsigned Other : It->second) {
+          if (Other == I)
             continue;
-          bool Cross = LinearId(Other) / 32 != LinearId(Thread) / 32;
-          if (!Best || (Cross && !Best->CrossWarp)) {
-            Best = SharedConflict{Other, Thread, Cross,
-                                  P->cellText(A, T.Cell), AcrossIterations};
+          bool Cross = Other / 32 != I / 32;
+          if (!Found || (Cross && Found->first / 32 == Found->second / 32)) {
+            Found = {Other, I};
+            FoundKey = Key;
             if (Cross)
-              return Best;
+              break;
           }
         }
+        if (Found && Found->first / 32 != Found->second / 32)
+          break;
       }
+      if (Found && Found->first / 32 != Found->second / 32)
+        break;
     }
+    if (!Found)
+      return std::nullopt;
+    // The witness's cell, evaluated again for its one thread.
+    Env En;
+    En.Thread = Impl::threadAt(Found->second, Shape);
+    En.Block = Shape;
+    std::string Cell = "?";
+    if (std::optional<std::vector<Impl::Touch>> Mine =
+            P->touches(B, En, SharedLoops))
+      for (const Impl::Touch &T : *Mine)
+        if (T.Key == FoundKey) {
+          Cell = P->cellText(A, T.Cell);
+          break;
+        }
+    std::optional<SharedConflict> Best = SharedConflict{
+        Impl::threadAt(Found->first, Shape), Impl::threadAt(Found->second, Shape),
+        Found->first / 32 != Found->second / 32, Cell, AcrossIterations};
     return Best;
   };
   std::optional<SharedConflict> Best = Search(P->Shape);
