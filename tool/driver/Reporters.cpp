@@ -1,4 +1,4 @@
-//===--- Reporters.cpp - findings for machines: JSON, SARIF, GitHub -------===//
+//===--- Reporters.cpp - findings for machines and for review -------------===//
 
 #include "tool/driver/Reporters.h"
 #include "checks/CudaTidyModule.h"
@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/JSON.h"
 #include <map>
+#include <optional>
 #include <set>
 
 namespace clang::tidy::cuda::driver {
@@ -417,6 +418,248 @@ void writeGitHubAnnotations(llvm::raw_ostream &OS,
     OS << "title=" << escapeGitHubProperty(F.Check) << "::"
        << escapeGitHubData(Message) << "\n";
   }
+}
+
+llvm::StringRef tierOf(const Finding &F) {
+  if (F.IsCompilerError)
+    return "compiler error";
+  for (const CheckDescription &Check : allCheckDescriptions())
+    if (Check.Name == F.Check &&
+        llvm::StringRef(Check.Summary).starts_with("opt-in advisory"))
+      return "advisory";
+  if (llvm::StringRef(F.Message).contains("potential:"))
+    return "potential";
+  return "definite";
+}
+
+std::string checkDocumentationUri(llvm::StringRef Check,
+                                  const ReportContext &Context) {
+  for (const CheckDescription &Known : allCheckDescriptions())
+    if (Known.Name == Check)
+      return Context.DocsBaseUri + checkDocumentationPath(Check);
+  return "";
+}
+
+/// "line 3, column 40" as reviewdog's Position; none for an unknown line.
+static std::optional<llvm::json::Object> rdPosition(const SourcePoint &P) {
+  if (!P.Line)
+    return std::nullopt;
+  return llvm::json::Object{{"line", P.Line}, {"column", std::max(P.Column, 1u)}};
+}
+
+/// A Location: the path (relative), and the range when the line is known.
+/// A diagnostic with no file (a compiler error about the command line) has
+/// no location at all rather than an empty path.
+static std::optional<llvm::json::Object>
+rdLocation(const SourcePoint &Begin, const ReportContext &Context,
+           const SourcePoint *End = nullptr) {
+  if (Begin.File.empty())
+    return std::nullopt;
+  llvm::json::Object Location{{"path", relativeTo(Begin.File, Context.Root)}};
+  if (std::optional<llvm::json::Object> Start = rdPosition(Begin)) {
+    llvm::json::Object Range{{"start", std::move(*Start)}};
+    if (End)
+      if (std::optional<llvm::json::Object> Stop = rdPosition(*End))
+        Range["end"] = std::move(*Stop);
+    Location["range"] = std::move(Range);
+  }
+  return Location;
+}
+
+/// "path:line:col: note: message", as the text format's notes read.
+static std::string noteLine(const FindingNote &N, const ReportContext &Context) {
+  return relativeTo(N.Where.File, Context.Root) + ":" +
+         std::to_string(N.Where.Line) + ":" + std::to_string(N.Where.Column) +
+         ": note: " + N.Message;
+}
+
+void writeRdJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                 const ReportContext &Context) {
+  llvm::json::Array Diagnostics;
+  for (const Finding &F : Findings) {
+    // reviewdog posts the message as the review comment; the notes are the
+    // path a reviewer follows, so they are in it too (related_locations is
+    // newer than some reviewdog releases).
+    std::string Message = F.Message;
+    for (const FindingNote &N : F.Notes)
+      Message += "\n" + noteLine(N, Context);
+    llvm::json::Object Code{{"value", F.Check}};
+    if (std::string Uri = checkDocumentationUri(F.Check, Context); !Uri.empty())
+      Code["url"] = std::move(Uri);
+    llvm::json::Object Diagnostic{
+        {"message", std::move(Message)},
+        {"severity", F.Level == Finding::Severity::Error ? "ERROR" : "WARNING"},
+        {"source", llvm::json::Object{{"name", "cuda-tidy"}}},
+        {"code", std::move(Code)}};
+    if (std::optional<llvm::json::Object> L = rdLocation(F.Where, Context))
+      Diagnostic["location"] = std::move(*L);
+    llvm::json::Array Related;
+    for (const FindingNote &N : F.Notes)
+      if (std::optional<llvm::json::Object> L = rdLocation(N.Where, Context))
+        Related.push_back(llvm::json::Object{{"message", N.Message},
+                                             {"location", std::move(*L)}});
+    if (!Related.empty())
+      Diagnostic["related_locations"] = std::move(Related);
+    // A suggestion applies to the diagnostic's own file; a fix-it elsewhere
+    // (a header) stays in --export-fixes and --fix.
+    llvm::json::Array Suggestions;
+    for (const FindingFix &X : F.Fixes) {
+      std::optional<llvm::json::Object> Start = rdPosition(X.Begin);
+      std::optional<llvm::json::Object> Stop = rdPosition(X.End);
+      if (X.File == F.Where.File && Start && Stop)
+        Suggestions.push_back(llvm::json::Object{
+            {"range", llvm::json::Object{{"start", std::move(*Start)},
+                                         {"end", std::move(*Stop)}}},
+            {"text", X.Replacement}});
+    }
+    if (!Suggestions.empty())
+      Diagnostic["suggestions"] = std::move(Suggestions);
+    Diagnostics.push_back(std::move(Diagnostic));
+  }
+  llvm::json::Value Result = llvm::json::Object{
+      {"source", llvm::json::Object{{"name", "cuda-tidy"},
+                                    {"url", Context.DocsBaseUri + "README.md"}}},
+      {"severity", "WARNING"},
+      {"diagnostics", std::move(Diagnostics)}};
+  writeJsonText(OS, Result);
+}
+
+void writeCodeQuality(llvm::raw_ostream &OS,
+                      const std::vector<Finding> &Findings,
+                      const ReportContext &Context) {
+  llvm::json::Array Issues;
+  for (const Finding &F : Findings) {
+    std::string Body;
+    for (const FindingNote &N : F.Notes)
+      Body += "- " + noteLine(N, Context) + "\n";
+    // GitLab maps an issue to a file and a line; a compiler error with no
+    // file is put on line 1 of no file ("") so it still shows in the report.
+    llvm::json::Object Issue{
+        {"type", "issue"},
+        {"check_name", F.Check},
+        {"description", F.Message},
+        {"categories", llvm::json::Array{"Bug Risk"}},
+        {"severity", F.IsCompilerError
+                         ? "blocker"
+                         : (F.Level == Finding::Severity::Error ? "critical"
+                                                                : "major")},
+        {"fingerprint", F.Fingerprint},
+        {"location",
+         llvm::json::Object{
+             {"path", F.Where.File.empty()
+                          ? std::string()
+                          : relativeTo(F.Where.File, Context.Root)},
+             {"lines", llvm::json::Object{{"begin", std::max(F.Where.Line, 1u)}}}}}};
+    if (!Body.empty())
+      Issue["content"] = llvm::json::Object{{"body", std::move(Body)}};
+    Issues.push_back(std::move(Issue));
+  }
+  writeJsonText(OS, llvm::json::Value(std::move(Issues)));
+}
+
+std::string escapeMarkup(llvm::StringRef Text) {
+  std::string Out;
+  forEachUnsafeByte(
+      Text,
+      [&](llvm::StringRef Safe) {
+        for (char C : Safe)
+          switch (C) {
+          case '&':
+            Out += "&amp;";
+            break;
+          case '<':
+            Out += "&lt;";
+            break;
+          case '>':
+            Out += "&gt;";
+            break;
+          case '"':
+            Out += "&quot;";
+            break;
+          case '\'':
+            Out += "&#39;";
+            break;
+          default:
+            Out.push_back(C);
+          }
+      },
+      [&](unsigned char C) {
+        if (C == '\t') { // legal in markup, and common in source lines
+          Out += '\t';
+          return;
+        }
+        Out += "\\x";
+        Out += llvm::hexdigit(C >> 4, /*LowerCase=*/true);
+        Out += llvm::hexdigit(C & 15, /*LowerCase=*/true);
+      });
+  return Out;
+}
+
+void writeJUnit(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                const ReportContext &Context) {
+  // Test cases in a stable order: the inputs as given, then the other files
+  // with findings (headers) by name, then findings with no file.
+  std::vector<std::string> Files;
+  std::set<std::string> Known;
+  for (const std::string &Input : Context.Inputs)
+    if (Known.insert(Input).second)
+      Files.push_back(Input);
+  std::set<std::string> Others;
+  for (const Finding &F : Findings)
+    if (!Known.count(F.Where.File))
+      Others.insert(F.Where.File);
+  Files.insert(Files.end(), Others.begin(), Others.end());
+
+  std::map<std::string, std::vector<const Finding *>> ByFile;
+  for (const Finding &F : Findings)
+    ByFile[F.Where.File].push_back(&F);
+  unsigned Failures = 0;
+  unsigned Errors = 0;
+  for (const std::string &File : Files) {
+    const auto It = ByFile.find(File);
+    if (It == ByFile.end())
+      continue;
+    if (llvm::any_of(It->second, [](const Finding *F) { return F->IsCompilerError; }))
+      ++Errors;
+    else
+      ++Failures;
+  }
+
+  OS << "<?xml version='1.0' encoding='UTF-8'?>\n"
+     << "<testsuites name='cuda-tidy' tests='" << Files.size()
+     << "' failures='" << Failures << "' errors='" << Errors << "'>\n"
+     << "  <testsuite name='cuda-tidy' tests='" << Files.size()
+     << "' failures='" << Failures << "' errors='" << Errors << "'>\n";
+  for (const std::string &File : Files) {
+    const std::string Name =
+        File.empty() ? std::string("(no file)") : relativeTo(File, Context.Root);
+    OS << "    <testcase classname='cuda-tidy' name='" << escapeMarkup(Name)
+       << "'";
+    const auto It = ByFile.find(File);
+    if (It == ByFile.end()) {
+      OS << "/>\n";
+      continue;
+    }
+    OS << ">\n";
+    const bool DidNotCompile = llvm::any_of(
+        It->second, [](const Finding *F) { return F->IsCompilerError; });
+    const char *Element = DidNotCompile ? "error" : "failure";
+    std::string Summary =
+        std::to_string(It->second.size()) +
+        (DidNotCompile ? " diagnostic(s); the file did not compile"
+                       : " finding(s)");
+    OS << "      <" << Element << " type='cuda-tidy' message='"
+       << escapeMarkup(Summary) << "'>";
+    for (const Finding *F : It->second) {
+      OS << escapeMarkup(Name) << ":" << F->Where.Line << ":" << F->Where.Column
+         << ": " << levelName(*F) << ": " << escapeMarkup(F->Message) << " ["
+         << escapeMarkup(F->Check) << "]\n";
+      for (const FindingNote &N : F->Notes)
+        OS << escapeMarkup(noteLine(N, Context)) << "\n";
+    }
+    OS << "</" << Element << ">\n    </testcase>\n";
+  }
+  OS << "  </testsuite>\n</testsuites>\n";
 }
 
 } // namespace clang::tidy::cuda::driver

@@ -1,4 +1,4 @@
-//===--- Reporters.h - findings for machines: JSON, SARIF, GitHub ---------===//
+//===--- Reporters.h - findings for machines and for review ---------------===//
 #ifndef CUDA_TIDY_TOOL_DRIVER_REPORTERS_H
 #define CUDA_TIDY_TOOL_DRIVER_REPORTERS_H
 
@@ -12,7 +12,16 @@
 
 namespace clang::tidy::cuda::driver {
 
-enum class OutputFormat { Text, Json, Sarif, GitHub };
+enum class OutputFormat {
+  Text,
+  Json,
+  Sarif,
+  GitHub,
+  RdJson,      ///< reviewdog's diagnostic format
+  CodeQuality, ///< GitLab's Code Quality report
+  JUnit,       ///< JUnit XML, a test case per file
+  Html,        ///< a static report folder (HtmlReport.h)
+};
 
 struct ReportContext {
   std::string Root;        ///< Paths in the report are relative to this.
@@ -20,7 +29,21 @@ struct ReportContext {
   /// Base of the documentation links in SARIF rules' helpUri.
   std::string DocsBaseUri =
       "https://github.com/cuda-tidy/cuda-tidy/blob/main/";
+  /// The files the run analyzed (absolute): JUnit has a test case for each,
+  /// passed or not.
+  std::vector<std::string> Inputs;
 };
+
+/// How sure a finding is, as the HTML report and its filters name it:
+/// "compiler error" (the file did not compile), "advisory" (an opt-in check
+/// that reports correct code), "potential" (a finding that rests on a fact
+/// the tool could not see, its message says "potential:"), else "definite".
+llvm::StringRef tierOf(const Finding &F);
+
+/// The page of \p Check's documentation under \p Context.DocsBaseUri; empty
+/// for a check that is not cuda-tidy's (a compiler diagnostic).
+std::string checkDocumentationUri(llvm::StringRef Check,
+                                  const ReportContext &Context);
 
 /// The schema is documented in docs/output-formats.md.
 void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
@@ -32,6 +55,28 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
 void writeGitHubAnnotations(llvm::raw_ostream &OS,
                             const std::vector<Finding> &Findings,
                             const ReportContext &Context);
+
+/// reviewdog's rdjson (DiagnosticResult): one diagnostic per finding, its
+/// notes as related locations and in the message, fix-its in the finding's
+/// file as suggestions.
+void writeRdJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                 const ReportContext &Context);
+/// GitLab Code Quality (the Code Climate issue fields GitLab reads), with
+/// the baseline's fingerprints.
+void writeCodeQuality(llvm::raw_ostream &OS,
+                      const std::vector<Finding> &Findings,
+                      const ReportContext &Context);
+/// JUnit XML: a test suite with one test case per file (each input, and
+/// each other file with a finding); a file with findings fails, one that
+/// did not compile is an error.
+void writeJUnit(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                const ReportContext &Context);
+
+/// \p Text for XML and HTML character data and attribute values: the five
+/// markup characters as entities, and every byte forEachUnsafeByte names
+/// written `\xHH` as text (XML 1.0 has no way to carry C0 controls, not even
+/// as character references, and the output must be UTF-8).
+std::string escapeMarkup(llvm::StringRef Text);
 
 /// Calls \p Byte for each byte of \p Text a terminal or a log viewer would
 /// act on, or that is not UTF-8 (issue 16 F19): C0 controls (ESC, BEL, CR,

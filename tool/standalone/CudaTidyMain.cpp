@@ -20,6 +20,7 @@
 #include "tool/driver/FixApplier.h"
 #include "tool/driver/Gates.h"
 #include "tool/driver/HeaderPairing.h"
+#include "tool/driver/HtmlReport.h"
 #include "tool/driver/ParallelRun.h"
 #include "tool/driver/ProjectConfig.h"
 #include "tool/driver/MemoryBudget.h"
@@ -169,12 +170,23 @@ static cl::opt<OutputFormat> Format(
                           "JSON (docs/output-formats.md)"),
                clEnumValN(OutputFormat::Sarif, "sarif", "SARIF 2.1.0"),
                clEnumValN(OutputFormat::GitHub, "github",
-                          "GitHub Actions annotations")),
+                          "GitHub Actions annotations"),
+               clEnumValN(OutputFormat::RdJson, "rdjson",
+                          "reviewdog's diagnostic format (GitLab, Gerrit, "
+                          "Bitbucket through reviewdog)"),
+               clEnumValN(OutputFormat::CodeQuality, "codequality",
+                          "GitLab Code Quality report"),
+               clEnumValN(OutputFormat::JUnit, "junit",
+                          "JUnit XML, a test case per file"),
+               clEnumValN(OutputFormat::Html, "html",
+                          "a static HTML report, written to the folder "
+                          "--output names")),
     cl::init(OutputFormat::Text), cl::cat(Category));
 static cl::opt<std::string>
     OutputFile("output",
-               cl::desc("Write the json/sarif/github report to this file "
-                        "(written atomically) instead of standard output."),
+               cl::desc("Write the report to this file (written "
+                        "atomically) instead of standard output; with "
+                        "--format=html, the folder of its pages."),
                cl::value_desc("filename"), cl::cat(Category));
 static cl::opt<std::string> Baseline(
     "baseline",
@@ -595,6 +607,11 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
   GpuArchs = std::move(*Archs);
   if (FileTimeLimit < 0) {
     error("--file-time-limit must be a number of seconds, 0 for none");
+    return ExitUsageError;
+  }
+  if (Format == OutputFormat::Html && OutputFile.empty()) {
+    error("--format=html writes a folder of pages: name it with "
+          "--output=DIR");
     return ExitUsageError;
   }
 
@@ -1130,16 +1147,35 @@ StandaloneRun::Stop StandaloneRun::writeResults() {
     clang::tidy::cuda::driver::ReportContext Report;
     Report.Root = Root.str().str();
     Report.ToolVersion = CUDA_TIDY_VERSION;
+    Report.Inputs = Inputs;
     auto Write = [&](llvm::raw_ostream &OS) {
-      if (Format == OutputFormat::Json) {
+      switch (Format) {
+      case OutputFormat::Json:
         writeJson(OS, Findings, Report);
-      } else if (Format == OutputFormat::Sarif) {
+        break;
+      case OutputFormat::Sarif:
         writeSarif(OS, Findings, Report);
-      } else {
+        break;
+      case OutputFormat::RdJson:
+        writeRdJson(OS, Findings, Report);
+        break;
+      case OutputFormat::CodeQuality:
+        writeCodeQuality(OS, Findings, Report);
+        break;
+      case OutputFormat::JUnit:
+        writeJUnit(OS, Findings, Report);
+        break;
+      default:
         writeGitHubAnnotations(OS, Findings, Report);
       }
     };
-    if (OutputFile.empty()) {
+    if (Format == OutputFormat::Html) {
+      if (llvm::Error E =
+              writeHtmlReport(OutputFile, Findings, Report, Lines)) {
+        error("--format=html: " + llvm::toString(std::move(E)));
+        return ExitUsageError;
+      }
+    } else if (OutputFile.empty()) {
       Write(llvm::outs());
     } else if (llvm::Error E = llvm::writeToOutput(
                    OutputFile, [&](llvm::raw_ostream &OS) {
