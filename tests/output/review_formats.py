@@ -191,6 +191,12 @@ def check_html(folder, json_findings, chromium):
         text = utf8(os.path.join(folder, page))
         no_controls(text, page)
         expect("<a&b>" not in text, page + ": a file name's markup characters are raw")
+    # The fix-it's two edits (const, &) shown as one changed line.
+    fix_pages = [p for p in pages if p.startswith("finding-") and
+                 "<span class='add'>+ __device__ void byValue(const cg::thread_block &amp;b)" in
+                 utf8(os.path.join(folder, p))]
+    with_fixes = sum(1 for f in json_findings if f["fixes"])
+    expect(len(fix_pages) == with_fixes, "html: %d pages show the fix-it as one diff, %d findings have one" % (len(fix_pages), with_fixes))
     index = utf8(os.path.join(folder, "index.html"))
     expect("&lt;a&amp;b&gt;.cu" in index, "html: the name <a&b>.cu is not in the index, escaped")
     parsed = Rows()

@@ -135,31 +135,53 @@ void writeSource(llvm::raw_ostream &OS, llvm::StringRef File,
   OS << "</table>\n";
 }
 
-/// A fix-it as the lines it changes, before and after.
-void writeFixDiff(llvm::raw_ostream &OS, const FindingFix &Fix,
+/// The fix-its of one file as the lines they change, before and after, all
+/// applied together (a fix-it is often several edits on one line).
+void writeFixDiff(llvm::raw_ostream &OS, llvm::StringRef File,
+                  std::vector<const FindingFix *> Fixes,
                   const ReportContext &Context, SourceLines &Lines) {
-  OS << "<p>" << escapeMarkup(relativeTo(Fix.File, Context.Root)) << ", line "
-     << Fix.Begin.Line << ":</p>\n<div class='diff'>";
-  if (!Fix.Begin.Line || !Fix.End.Line || Fix.End.Line < Fix.Begin.Line) {
-    OS << "<span class='add'>+ " << escapeMarkup(Fix.Replacement)
-       << "</span></div>\n";
-    return;
+  unsigned First = 0;
+  unsigned Last = 0;
+  for (const FindingFix *Fix : Fixes) {
+    if (!Fix->Begin.Line || Fix->End.Line < Fix->Begin.Line) {
+      // No line to show it against: the inserted text alone.
+      OS << "<p>" << escapeMarkup(relativeTo(File, Context.Root))
+         << ":</p>\n<div class='diff'><span class='add'>+ "
+         << escapeMarkup(Fix->Replacement) << "</span></div>\n";
+      return;
+    }
+    First = First ? std::min(First, Fix->Begin.Line) : Fix->Begin.Line;
+    Last = std::max(Last, Fix->End.Line);
   }
+  // The lines, and where each starts in Before.
   std::string Before;
-  for (unsigned Line = Fix.Begin.Line; Line <= Fix.End.Line; ++Line) {
-    if (Line > Fix.Begin.Line)
+  std::vector<size_t> LineStart;
+  for (unsigned Line = First; Line <= Last; ++Line) {
+    if (Line > First)
       Before += "\n";
-    Before += Lines.lineText(Fix.File, Line).str();
+    LineStart.push_back(Before.size());
+    Before += Lines.lineText(File, Line).str();
   }
-  // Columns are 1-based byte positions within their lines.
-  const size_t Start = std::min<size_t>(Fix.Begin.Column - 1, Before.size());
-  const size_t EndLineStart = Before.rfind('\n') == std::string::npos
-                                  ? 0
-                                  : Before.rfind('\n') + 1;
-  const size_t Stop = std::min<size_t>(EndLineStart + Fix.End.Column - 1,
-                                       Before.size());
-  const std::string After = Before.substr(0, Start) + Fix.Replacement +
-                            Before.substr(std::max(Start, Stop));
+  auto OffsetOf = [&](const SourcePoint &P) {
+    // Columns are 1-based byte positions within their lines.
+    return std::min<size_t>(LineStart[P.Line - First] + P.Column - 1,
+                            Before.size());
+  };
+  // Applied from the last edit back, so earlier offsets stay right.
+  llvm::sort(Fixes, [](const FindingFix *A, const FindingFix *B) {
+    return A->Offset > B->Offset;
+  });
+  std::string After = Before;
+  for (const FindingFix *Fix : Fixes) {
+    const size_t Start = OffsetOf(Fix->Begin);
+    const size_t Stop = std::max(Start, OffsetOf(Fix->End));
+    After.replace(Start, Stop - Start, Fix->Replacement);
+  }
+  OS << "<p>" << escapeMarkup(relativeTo(File, Context.Root)) << ", line"
+     << (First == Last ? " " : "s ") << First;
+  if (Last != First)
+    OS << "&ndash;" << Last;
+  OS << ":</p>\n<div class='diff'>";
   for (llvm::StringRef Line : llvm::split(Before, '\n'))
     OS << "<span class='del'>- " << escapeMarkup(Line) << "</span>";
   for (llvm::StringRef Line : llvm::split(After, '\n'))
@@ -235,8 +257,11 @@ void writeFindingPage(llvm::raw_ostream &OS, const Finding &F, size_t Index,
   }
   if (!F.Fixes.empty()) {
     OS << "<h2>Fix-it</h2>\n";
+    std::map<std::string, std::vector<const FindingFix *>> ByFile;
     for (const FindingFix &Fix : F.Fixes)
-      writeFixDiff(OS, Fix, Context, Lines);
+      ByFile[Fix.File].push_back(&Fix);
+    for (const auto &[File, Fixes] : ByFile)
+      writeFixDiff(OS, File, Fixes, Context, Lines);
   }
   OS << "</body>\n</html>\n";
 }
