@@ -79,15 +79,46 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
   const analysis::FunctionDivergence *D = Manager.divergence(Kernel);
   if (!D || !D->isAnalyzed())
     return;
-  analysis::SharedAccessAnalysis Accesses(Kernel, Ctx, Manager);
+  {
+    analysis::SharedAccessAnalysis Accesses(Kernel, Ctx, Manager);
+    report(Accesses, *D, *D, Kernel, nullptr, Ctx);
+  }
+  // Call-site context: each device function the kernel passes an array to.
+  for (const CallExpr *Call : analysis::sharedArrayCalls(Kernel)) {
+    const FunctionDecl *Callee = Call->getDirectCallee()->getDefinition();
+    const analysis::FunctionDivergence *CalleeD =
+        Callee ? Manager.divergence(Callee) : nullptr;
+    if (!CalleeD || !CalleeD->isAnalyzed())
+      continue;
+    analysis::SharedAccessOptions Options;
+    Options.Call = Call;
+    Options.Caller = Kernel;
+    analysis::SharedAccessAnalysis Accesses(Callee, Ctx, Manager, Options);
+    report(Accesses, *CalleeD, *D, Kernel, Call, Ctx);
+  }
+}
+
+void SharedMemoryRaceCheck::report(
+    const analysis::SharedAccessAnalysis &Accesses,
+    const analysis::FunctionDivergence &Div,
+    const analysis::FunctionDivergence &KernelD, const FunctionDecl *Kernel,
+    const CallExpr *Call, ASTContext &Ctx) {
+  const analysis::FunctionDivergence *D = &Div;
   const SourceManager &SM = Ctx.getSourceManager();
 
   // A store of a block-uniform value that no thread-dependent branch
   // guards: every thread writes the same value, which no reader can miss.
+  // (In a callee analyzed for a call site, the value and the control must
+  // not depend on its parameters either: the callee's own analysis takes
+  // them as uniform.)
   auto BenignStore = [&](const SharedAccess &A) {
-    return A.K == SharedAccess::Write && A.Stored &&
-           D->uniformityOf(A.Stored).isUniformAt(analysis::Scope::Block) &&
-           D->controlUniformity(A.Where).isUniformAt(analysis::Scope::Block);
+    if (A.K != SharedAccess::Write || !A.Stored)
+      return false;
+    analysis::Uniformity Value = D->uniformityOf(A.Stored);
+    analysis::Uniformity Control = D->controlUniformity(A.Where);
+    return Value.isUniformAt(analysis::Scope::Block) &&
+           Control.isUniformAt(analysis::Scope::Block) &&
+           (!Call || (!Value.dependsOnSymbols() && !Control.dependsOnSymbols()));
   };
 
   // Accesses by variable and interval, in source order.
@@ -133,6 +164,10 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
           Accesses.separatingPoint(*Other.First, *Other.Second) != Point)
         Point = nullptr;
     std::optional<FixItHint> Fix;
+    // In a callee, a barrier is right only when the call is made by every
+    // thread of the block together.
+    if (Call && KernelD.divergenceAt(Call, analysis::Scope::Block))
+      Point = nullptr;
     if (Point && Point->getBeginLoc().isFileID()) {
       std::string Text = "__syncthreads();";
       StringRef Indent = Lexer::getIndentationForLine(Point->getBeginLoc(), SM);
@@ -177,6 +212,12 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
          "accesses orders them",
          DiagnosticIDs::Note)
         << Shape[0] << Shape[1] << Shape[2];
+    if (Call)
+      diag(SM.getExpansionLoc(Call->getBeginLoc()),
+           "'%0' accesses '%1' through its parameter, for the threads that "
+           "make this call",
+           DiagnosticIDs::Note)
+          << Call->getDirectCallee()->getName() << Key.first->getName();
   }
 }
 

@@ -9,6 +9,8 @@
 // access that comes later, with the count of pairs. Threads of one warp only
 // are cuda-implicit-warp-sync's concern, not this rule's. A store of a
 // block-uniform value by every thread (`s = 0;`) is benign and not reported.
+// A device function a kernel passes a `__shared__` array to is analyzed per
+// call site, for the threads that make the call (call-site context).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,10 @@
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
+namespace analysis {
+class SharedAccessAnalysis;
+class FunctionDivergence;
+} // namespace analysis
 
 class SharedMemoryRaceCheck : public ClangTidyCheck {
 public:
@@ -31,6 +37,13 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
+  /// Reports the races of one analysis: a kernel's own, or (with \p Call) a
+  /// device function's for the threads that make that call in \p Kernel.
+  void report(const analysis::SharedAccessAnalysis &Accesses,
+              const analysis::FunctionDivergence &D,
+              const analysis::FunctionDivergence &KernelD,
+              const FunctionDecl *Kernel,
+              const CallExpr *Call, ASTContext &Ctx);
   /// Locations already reported: a template is checked per instantiation.
   llvm::DenseSet<unsigned> Reported;
 };

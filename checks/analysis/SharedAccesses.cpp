@@ -5,6 +5,7 @@
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/BarrierIntervals.h"
 #include "checks/analysis/CallSummaries.h"
+#include "checks/analysis/CooperativeGroups.h"
 #include "checks/analysis/CudaBuiltins.h"
 #include "checks/analysis/DivergenceAnalysis.h"
 #include "checks/analysis/LaunchShape.h"
@@ -84,7 +85,33 @@ struct SharedAccessAnalysis::Impl {
   const FunctionDecl *FD;
   ASTContext &Ctx;
   AnalysisManager &Manager;
+  SharedAccessOptions Opts;
   const FunctionDivergence *D = nullptr;
+  /// The caller's, with call-site context.
+  const FunctionDivergence *CallerD = nullptr;
+  /// Pointers that stand for a one-dimensional __shared__ array: locals
+  /// initialised to it and never changed, and (with call-site context) the
+  /// callee's pointer parameters the call binds to one.
+  llvm::DenseMap<const VarDecl *, const VarDecl *> Alias;
+  /// The references that only initialise such a pointer (not accesses).
+  llvm::DenseSet<const DeclRefExpr *> AliasInits;
+  /// References to pointers, classified once the aliases are known.
+  std::vector<const DeclRefExpr *> PointerRefs;
+  std::vector<const VarDecl *> PointerLocals;
+  const VarDecl *resolveArray(const Expr *E, const DeclRefExpr **Through,
+                              unsigned Depth = 0);
+  void classifyPointer(const DeclRefExpr *Ref, const VarDecl *Var);
+  void classifyUse(SharedAccess &A, const Expr *Whole);
+  /// A call that runs a warp-scope synchronisation (at Warp barrier scope).
+  bool isWarpSync(const CallExpr *Call, unsigned Depth = 0);
+  /// \p E is uniform at \p S; in a callee analyzed for a call site, also
+  /// independent of the callee's parameters (which the divergence analysis
+  /// of the callee alone assumes uniform).
+  bool uniformAt(const FunctionDivergence &Owner, const Expr *E, Scope S) const {
+    Uniformity U = Owner.uniformityOf(E);
+    return U.isUniformAt(S) && !(Opts.Call && &Owner == D && U.dependsOnSymbols());
+  }
+  llvm::DenseMap<const FunctionDecl *, bool> SyncsWarp;
   std::unique_ptr<ParentMap> Parents;
   std::unique_ptr<BarrierIntervals> Intervals;
   /// Locals and parameters some reference to which is not a plain read
@@ -105,8 +132,9 @@ struct SharedAccessAnalysis::Impl {
   /// Addresses that stand for blockIdx.x ... gridDim.z as symbols.
   char BuiltinKeys[4][3] = {};
 
-  Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager)
-      : FD(FD), Ctx(Ctx), Manager(Manager) {}
+  Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager,
+       SharedAccessOptions Opts)
+      : FD(FD), Ctx(Ctx), Manager(Manager), Opts(Opts) {}
 
   // --- setup -----------------------------------------------------------------
   void collect();
@@ -360,15 +388,59 @@ SharedAccessAnalysis::Impl::blockTouches(
   return Entry;
 }
 
+bool SharedAccessAnalysis::Impl::isWarpSync(const CallExpr *Call,
+                                            unsigned Depth) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return false;
+  if (const IdentifierInfo *Name = Callee->getIdentifier()) {
+    if (Name->getName() == "__syncwarp")
+      return true;
+    // A cooperative group's sync(), or cooperative_groups::sync(group).
+    if (Name->getName() == "sync" &&
+        (isa<CXXMemberCallExpr>(Call) || Call->getNumArgs() == 1))
+      if (isInCooperativeGroupsNamespace(Callee))
+        return true;
+  }
+  if (asBarrierCall(Call))
+    return true;
+  // A function of the program that runs one.
+  if (Depth > 3 || !Callee->hasBody())
+    return false;
+  const FunctionDecl *Def = Callee->getDefinition();
+  auto [It, New] = SyncsWarp.try_emplace(Def, false);
+  if (!New)
+    return It->second;
+  struct Calls : RecursiveASTVisitor<Calls> {
+    std::vector<const CallExpr *> Found;
+    bool VisitCallExpr(CallExpr *C) {
+      Found.push_back(C);
+      return true;
+    }
+  } Scan;
+  Scan.TraverseStmt(Def->getBody());
+  bool Syncs = llvm::any_of(Scan.Found, [&](const CallExpr *C) {
+    return isWarpSync(C, Depth + 1);
+  });
+  SyncsWarp[Def] = Syncs;
+  return Syncs;
+}
+
 void SharedAccessAnalysis::Impl::collect() {
   const Stmt *Body = FD->getBody();
   Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
+  const Stmt *CallerBody =
+      Opts.Call && Opts.Caller ? Opts.Caller->getBody() : nullptr;
+  if (CallerBody)
+    Parents->addStmt(const_cast<Stmt *>(CallerBody));
   struct Refs : RecursiveASTVisitor<Refs> {
     ParentMap &Parents;
     Impl &Facts;
     llvm::DenseSet<const VarDecl *> &NotOnlyRead;
     llvm::DenseMap<const VarDecl *, const Stmt *> &ScopeOf;
     std::vector<const DeclRefExpr *> Found;
+    std::vector<const DeclRefExpr *> Pointers;
+    std::vector<const VarDecl *> PointerLocals;
     Refs(ParentMap &Parents, Impl &Facts)
         : Parents(Parents), Facts(Facts), NotOnlyRead(Facts.NotOnlyRead),
           ScopeOf(Facts.ScopeOf) {}
@@ -376,6 +448,8 @@ void SharedAccessAnalysis::Impl::collect() {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
       if (isSharedVar(Var))
         Found.push_back(Ref);
+      else if (Var && Var->getType()->isPointerType())
+        Pointers.push_back(Ref);
       if (Var) {
         const auto *Cast =
             dyn_cast_or_null<ImplicitCastExpr>(Parents.getParentIgnoreParens(Ref));
@@ -389,8 +463,12 @@ void SharedAccessAnalysis::Impl::collect() {
     bool VisitDeclStmt(DeclStmt *Declaration) {
       const Stmt *Scope = Parents.getParent(Declaration);
       for (const clang::Decl *D : Declaration->decls())
-        if (const auto *Var = dyn_cast<VarDecl>(D))
+        if (const auto *Var = dyn_cast<VarDecl>(D)) {
           ScopeOf.try_emplace(Var, Scope);
+          if (Var->getType()->isPointerType() && Var->hasLocalStorage() &&
+              Var->getInit())
+            PointerLocals.push_back(Var);
+        }
       return true;
     }
     // A lambda's body can change what it captures by reference.
@@ -403,8 +481,39 @@ void SharedAccessAnalysis::Impl::collect() {
     }
   } Scan(*Parents, *this);
   Scan.TraverseStmt(const_cast<Stmt *>(Body));
-  for (const DeclRefExpr *Ref : Scan.Found)
-    classify(Ref, cast<VarDecl>(Ref->getDecl()));
+  std::vector<const DeclRefExpr *> Found = std::move(Scan.Found);
+  std::vector<const DeclRefExpr *> Pointers = std::move(Scan.Pointers);
+  // The caller's body: what its locals are, not its accesses.
+  if (CallerBody)
+    Scan.TraverseStmt(const_cast<Stmt *>(CallerBody));
+  // The pointers that stand for an array.
+  if (Opts.Call)
+    for (const ParmVarDecl *Param : FD->parameters()) {
+      unsigned Index = Param->getFunctionScopeIndex();
+      if (!Param->getType()->isPointerType() ||
+          Index >= Opts.Call->getNumArgs() || NotOnlyRead.contains(Param))
+        continue;
+      if (const VarDecl *Array =
+              resolveArray(Opts.Call->getArg(Index), nullptr))
+        Alias[Param] = Array;
+    }
+  for (const VarDecl *Local : Scan.PointerLocals) {
+    if (NotOnlyRead.contains(Local))
+      continue;
+    const DeclRefExpr *Through = nullptr;
+    if (const VarDecl *Array = resolveArray(Local->getInit(), &Through)) {
+      Alias[Local] = Array;
+      if (Through)
+        AliasInits.insert(Through);
+    }
+  }
+  for (const DeclRefExpr *Ref : Found)
+    if (!AliasInits.contains(Ref))
+      classify(Ref, cast<VarDecl>(Ref->getDecl()));
+  for (const DeclRefExpr *Ref : Pointers)
+    if (auto It = Alias.find(cast<VarDecl>(Ref->getDecl()));
+        It != Alias.end() && !AliasInits.contains(Ref))
+      classifyPointer(Ref, It->second);
   if (!Untracked.empty())
     llvm::erase_if(Accesses, [&](const SharedAccess &A) {
       return Untracked.contains(A.Var);
@@ -456,6 +565,83 @@ void SharedAccessAnalysis::Impl::classify(const DeclRefExpr *Ref,
   }
   A.Where = Whole;
   A.Indices = Indices;
+  classifyUse(A, Whole);
+}
+
+const VarDecl *SharedAccessAnalysis::Impl::resolveArray(
+    const Expr *E, const DeclRefExpr **Through, unsigned Depth) {
+  if (!E || Depth > 4)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  const DeclRefExpr *Ref = dyn_cast<DeclRefExpr>(E);
+  if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
+      AddrOf && AddrOf->getOpcode() == UO_AddrOf) {
+    // &s[0]
+    const auto *Sub =
+        dyn_cast<ArraySubscriptExpr>(AddrOf->getSubExpr()->IgnoreParens());
+    std::optional<int64_t> Zero =
+        Sub ? constant(Sub->getIdx()->IgnoreParenImpCasts()) : std::nullopt;
+    if (!Zero || *Zero != 0)
+      return nullptr;
+    Ref = dyn_cast<DeclRefExpr>(Sub->getBase()->IgnoreParenImpCasts());
+  }
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var)
+    return nullptr;
+  if (isSharedVar(Var)) {
+    const auto *Array = Ctx.getAsConstantArrayType(Var->getType());
+    if (!Array && !Ctx.getAsIncompleteArrayType(Var->getType()))
+      return nullptr;
+    QualType Element = Ctx.getAsArrayType(Var->getType())->getElementType();
+    if (Element->isArrayType() || !Element->isScalarType())
+      return nullptr;
+    if (Through)
+      *Through = Ref;
+    return Var;
+  }
+  // A bound parameter, or a local of the caller (or of this function) that
+  // holds one.
+  if (auto It = Alias.find(Var); It != Alias.end()) {
+    if (Through)
+      *Through = Ref;
+    return It->second;
+  }
+  if (Var->getType()->isPointerType() && Var->hasLocalStorage() &&
+      !isa<ParmVarDecl>(Var) && Var->getInit() && !NotOnlyRead.contains(Var)) {
+    const VarDecl *Array = resolveArray(Var->getInit(), nullptr, Depth + 1);
+    if (Array && Through)
+      *Through = Ref;
+    return Array;
+  }
+  return nullptr;
+}
+
+void SharedAccessAnalysis::Impl::classifyPointer(const DeclRefExpr *Ref,
+                                                 const VarDecl *Var) {
+  // p[i]: the pointer's value read, then subscripted.
+  const auto *Load =
+      dyn_cast_or_null<ImplicitCastExpr>(Parents->getParentIgnoreParens(Ref));
+  const auto *Subscript =
+      Load && Load->getCastKind() == CK_LValueToRValue
+          ? dyn_cast_or_null<ArraySubscriptExpr>(
+                Parents->getParentIgnoreParens(Load))
+          : nullptr;
+  if (!Subscript || Subscript->getBase()->IgnoreParens() != Load) {
+    Untracked.insert(Var); // *p, p + k, p passed on: not followed
+    return;
+  }
+  SharedAccess A;
+  A.Var = Var;
+  A.Ref = Ref;
+  A.Where = Subscript;
+  A.Indices = {Subscript->getIdx()};
+  A.ThroughPointer = true;
+  classifyUse(A, Subscript);
+}
+
+void SharedAccessAnalysis::Impl::classifyUse(SharedAccess &A,
+                                             const Expr *Whole) {
+  const VarDecl *Var = A.Var;
   const Stmt *Up = Parents->getParentIgnoreParens(Whole);
   if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Up);
       Cast && Cast->getCastKind() == CK_LValueToRValue) {
@@ -509,12 +695,15 @@ void SharedAccessAnalysis::Impl::chooseShape() {
     }
   } Scan(UsesY, UsesZ);
   Scan.TraverseStmt(FD->getBody());
+  const FunctionDecl *Kernel = Opts.Caller ? Opts.Caller : FD;
+  if (Kernel != FD)
+    Scan.TraverseStmt(Kernel->getBody());
   Shape = {UsesY ? 16u : 256u, UsesY ? 16u : 1u, UsesZ ? 2u : 1u};
   if (UsesZ)
     Shape[0] = Shape[1] = 8;
   Known = {};
   for (unsigned Dim = 0; Dim < 3; ++Dim) {
-    BlockExtentFact Fact = Manager.blockExtent(FD, Dim);
+    BlockExtentFact Fact = Manager.blockExtent(Kernel, Dim);
     if (Fact.Exact && *Fact.Exact > 0 && *Fact.Exact <= MaxBlockThreads) {
       Shape[Dim] = static_cast<unsigned>(*Fact.Exact);
       Known[Dim] = true;
@@ -567,11 +756,15 @@ void SharedAccessAnalysis::Impl::buildIntervals() {
   D = Manager.divergence(FD);
   if (!D || !D->isAnalyzed() || !D->cfg())
     return;
+  if (Opts.Caller)
+    CallerD = Manager.divergence(Opts.Caller);
   Intervals = std::make_unique<BarrierIntervals>(
       *D->cfg(), [&](const Stmt *S) {
         const auto *Call = dyn_cast<CallExpr>(S);
         if (!Call)
           return false;
+        if (Opts.BarrierScope <= Scope::Warp && isWarpSync(Call))
+          return true;
         if (std::optional<BarrierCall> Barrier = asBarrierCall(Call))
           return Barrier->BarrierScope >= Scope::Block;
         // A function that runs a block barrier on some path counts as one:
@@ -590,7 +783,7 @@ void SharedAccessAnalysis::Impl::buildIntervals() {
   Intervals->relate(Points, [&](const CFGBlock *Block) {
     const Stmt *Cond = Block->getTerminatorCondition();
     const auto *E = dyn_cast_or_null<Expr>(Cond);
-    return !E || !D->uniformityOf(E).isUniformAt(Scope::Block);
+    return !E || !uniformAt(*D, E, Opts.BarrierScope);
   });
 }
 
@@ -644,6 +837,14 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
     }
     if (isMutated(Var))
       return std::nullopt;
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Var);
+        Param && Opts.Call && Param->getDeclContext() == FD) {
+      // A callee's parameter is the call's argument.
+      unsigned Index = Param->getFunctionScopeIndex();
+      if (Index >= Opts.Call->getNumArgs())
+        return std::nullopt;
+      return eval(Opts.Call->getArg(Index), En, Depth + 1);
+    }
     if (isa<ParmVarDecl>(Var)) {
       // A kernel's parameters are the same for the whole grid.
       Linear L;
@@ -655,7 +856,9 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
     if (std::optional<Linear> Init = eval(Var->getInit(), En, Depth + 1))
       return Init;
     // A block-uniform local the evaluation does not see through.
-    if (D && D->uniformityOf(Ref).isUniformAt(Scope::Block)) {
+    const FunctionDivergence *Owner =
+        Opts.Caller && Var->getDeclContext() == Opts.Caller ? CallerD : D;
+    if (Owner && uniformAt(*Owner, Ref, Scope::Block)) {
       Linear L;
       L.Terms[symbol(Var, Var->getName())] = 1;
       return L;
@@ -875,6 +1078,9 @@ void SharedAccessAnalysis::Impl::context(
       Guards.emplace_back(Logic->getLHS(), Logic->getOpcode() == BO_LAnd);
     }
   }
+  // Call-site context: the callee's body runs where the call does.
+  if (Opts.Call && Child == FD->getBody())
+    context(Opts.Call, Loops, Guards);
 }
 
 const VarDecl *SharedAccessAnalysis::Impl::counterOf(const ForStmt *For) {
@@ -1097,9 +1303,18 @@ SharedAccessAnalysis::Impl::cellText(const SharedAccess &A,
 
 SharedAccessAnalysis::SharedAccessAnalysis(const FunctionDecl *Kernel,
                                            ASTContext &Ctx,
-                                           AnalysisManager &Manager)
-    : P(std::make_unique<Impl>(Kernel, Ctx, Manager)) {
-  if (!Kernel || !Kernel->getBody() || !Kernel->hasAttr<CUDAGlobalAttr>() ||
+                                           AnalysisManager &Manager,
+                                           SharedAccessOptions Options)
+    : P(std::make_unique<Impl>(Kernel, Ctx, Manager, Options)) {
+  bool WithCallSite = Options.Call && Options.Caller &&
+                      Options.Caller->getBody() &&
+                      Options.Call->getDirectCallee() &&
+                      Options.Call->getDirectCallee()->getCanonicalDecl() ==
+                          (Kernel ? Kernel->getCanonicalDecl() : nullptr);
+  if (!WithCallSite)
+    P->Opts.Call = nullptr, P->Opts.Caller = nullptr;
+  if (!Kernel || !Kernel->getBody() ||
+      (!Kernel->hasAttr<CUDAGlobalAttr>() && !WithCallSite) ||
       Kernel->isDependentContext())
     return;
   P->collect();
@@ -1166,7 +1381,9 @@ const Stmt *SharedAccessAnalysis::separatingPoint(const SharedAccess &First,
       if (S == FirstChild)
         break;
     }
-    if (P->D->divergenceAt(Child, Scope::Block))
+    if (P->D->divergenceAt(Child, P->Opts.BarrierScope) ||
+        (P->Opts.Call &&
+         P->D->controlUniformity(Child).dependsOnSymbols()))
       return nullptr;
     return Child;
   }
@@ -1335,6 +1552,38 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
     }
   }
   return Best;
+}
+
+std::vector<const CallExpr *> sharedArrayCalls(const FunctionDecl *Kernel) {
+  struct Calls : RecursiveASTVisitor<Calls> {
+    std::vector<const CallExpr *> Found;
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (Found.size() >= 64 || !Callee || !Callee->hasBody() ||
+          Callee->hasAttr<CUDAGlobalAttr>() || isa<CXXMethodDecl>(Callee))
+        return true;
+      for (const Expr *Arg : Call->arguments()) {
+        const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenCasts());
+        if (const auto *AddrOf =
+                dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
+            AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+          if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(
+                  AddrOf->getSubExpr()->IgnoreParens()))
+            Ref = dyn_cast<DeclRefExpr>(Sub->getBase()->IgnoreParenImpCasts());
+        const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        if (Var && (isSharedVar(Var) ||
+                    (Var->getType()->isPointerType() && Var->hasLocalStorage() &&
+                     !isa<ParmVarDecl>(Var)))) {
+          Found.push_back(Call);
+          break;
+        }
+      }
+      return true;
+    }
+  } Scan;
+  if (Kernel && Kernel->getBody())
+    Scan.TraverseStmt(Kernel->getBody());
+  return Scan.Found;
 }
 
 } // namespace clang::tidy::cuda::analysis

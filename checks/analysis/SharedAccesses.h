@@ -23,9 +23,15 @@
 // return;`, and `break;` or `continue;` of the loop around it: the access
 // needs !c). One that depends on an unknown bound (`tid < n`) is taken to let
 // it through; conditions that ask one __shared__ cell to equal a constant
-// and to differ from it (for that thread's cells) never all hold. A variable
-// whose address escapes (passed to a function, bound to a pointer) is not
-// tracked at all.
+// and to differ from it (for that thread's cells) never all hold. A local
+// pointer initialised to a one-dimensional array (`T *p = s;`, `volatile T
+// *p = s;`, `= &s[0]`) and never changed stands for the array: `p[i]` is an
+// access of `s`. A variable whose address escapes otherwise (passed to a
+// function, offset, bound to a pointer that changes) is not tracked at all.
+// With call-site context (SharedAccessOptions::Call) a device function's
+// pointer parameters are bound to the arrays a call passes, its other
+// parameters are the call's arguments, and the call's conditions and loops
+// in the kernel decide which threads run it.
 //
 // The block is the one the TU's launches give (LaunchShape.h), else 256
 // threads in x (16 x 16 when the kernel reads threadIdx.y, 8 x 8 x 2 when it
@@ -42,6 +48,7 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_SHAREDACCESSES_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_SHAREDACCESSES_H
 
+#include "checks/analysis/Uniformity.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
 #include <array>
@@ -52,6 +59,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Expr;
 class FunctionDecl;
 class Stmt;
@@ -73,6 +81,9 @@ struct SharedAccess {
   std::vector<const Expr *> Indices;
   /// For a write: the value stored, when it is a plain assignment.
   const Expr *Stored = nullptr;
+  /// Made through a local pointer or a bound parameter (`p[i]`, with `p`
+  /// holding the array), not through the array's name.
+  bool ThroughPointer = false;
   bool writes() const { return K == Write || K == ReadWrite; }
 };
 
@@ -93,12 +104,29 @@ struct SharedConflict {
   bool AcrossIterations = false;
 };
 
+/// What a SharedAccessAnalysis is asked for.
+struct SharedAccessOptions {
+  /// The barriers that end an interval: Block (the __syncthreads family, and
+  /// calls that run one), or Warp (those, and `__syncwarp()`, a group's
+  /// `sync()`, `cg::sync(group)`, and calls that run one of them).
+  Scope BarrierScope = Scope::Block;
+  /// Call-site context: analyze the device function the call \p Call (in
+  /// kernel \p Caller) calls, for the threads of the caller's block that make
+  /// the call (its `if`s, exits and loops), with each pointer parameter bound
+  /// to the `__shared__` array the call passes (directly, or a local pointer
+  /// that holds one), and its other parameters evaluated from the call's
+  /// arguments. Only the callee's accesses are related to one another.
+  const CallExpr *Call = nullptr;
+  const FunctionDecl *Caller = nullptr;
+};
+
 class SharedAccessAnalysis {
 public:
-  /// The accesses of kernel \p Kernel (nothing for a device function: its
-  /// pointers and parameters are bound by callers).
+  /// The accesses of kernel \p Kernel (nothing for a device function unless
+  /// \p Options names a call to it: its pointers are bound by callers).
   SharedAccessAnalysis(const FunctionDecl *Kernel, ASTContext &Ctx,
-                       AnalysisManager &Manager);
+                       AnalysisManager &Manager,
+                       SharedAccessOptions Options = {});
   ~SharedAccessAnalysis();
 
   llvm::ArrayRef<SharedAccess> accesses() const;
@@ -131,6 +159,11 @@ private:
   struct Impl;
   std::unique_ptr<Impl> P;
 };
+
+/// The calls in kernel \p Kernel to device functions with a body that pass a
+/// `__shared__` array, or a pointer local, as an argument: the call sites a
+/// call-site SharedAccessAnalysis is asked for. In source order, at most 64.
+std::vector<const CallExpr *> sharedArrayCalls(const FunctionDecl *Kernel);
 
 } // namespace clang::tidy::cuda::analysis
 
