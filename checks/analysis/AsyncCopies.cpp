@@ -901,12 +901,13 @@ void AsyncCopyAnalysis::Impl::apply(const Stmt *Element, State &S,
     }
     return;
   }
+  // Accesses change nothing in flight: only the recording pass looks.
   const auto *Ref = dyn_cast<DeclRefExpr>(Element);
-  if (!Ref)
+  if (!Ref || !Record)
     return;
   const Expr *Whole = nullptr;
   std::optional<std::pair<Region, bool>> Access = accessAt(Ref, Whole);
-  if (!Access || !Record)
+  if (!Access)
     return;
   const Region &R = Access->first;
   bool Writes = Access->second;

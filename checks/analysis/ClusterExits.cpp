@@ -185,7 +185,7 @@ void ClusterExitAnalysis::Impl::findPointers() {
     bool Changed = false;
     explicit Finder(Impl &I) : I(I) {}
     void note(const VarDecl *Var, const Expr *Value) {
-      if (!Var || !Var->getType()->isPointerType() || I.Dsmem.count(Var))
+      if (!Var || !Var->getType()->isPointerType() || I.Dsmem.contains(Var))
         return;
       if (const CallExpr *Source = I.sourceOf(Value)) {
         I.Dsmem[Var] = Source;
@@ -294,7 +294,7 @@ void ClusterExitAnalysis::Impl::transfer(const CFGBlock *Block, Flow &F) {
     if (auto It = AccessOf.find(S); It != AccessOf.end()) {
       // The last access of the path stands for the earlier ones: a barrier
       // after it covers them all.
-      F.Pending = uint64_t(1) << It->second;
+      F.Pending = static_cast<uint64_t>(1) << It->second;
       F.Arrived = 0;
       continue;
     }
@@ -322,6 +322,17 @@ void ClusterExitAnalysis::Impl::transfer(const CFGBlock *Block, Flow &F) {
 
 void ClusterExitAnalysis::Impl::run() {
   if (!FD || !FD->getBody() || FD->isDependentContext())
+    return;
+  // Most kernels map no other block's memory: look before building more.
+  struct AnyMapping : RecursiveASTVisitor<AnyMapping> {
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *Call) {
+      Found |= isSharedRankMapping(Call);
+      return !Found;
+    }
+  } Mapping;
+  Mapping.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+  if (!Mapping.Found)
     return;
   const FunctionDivergence *D = Manager.divergence(FD);
   if (!D || !D->isAnalyzed() || !D->cfg())
@@ -408,7 +419,7 @@ void ClusterExitAnalysis::Impl::run() {
         break;
       }
     for (unsigned I = 0; I < Accesses.size(); ++I) {
-      uint64_t Bit = uint64_t(1) << I;
+      uint64_t Bit = static_cast<uint64_t>(1) << I;
       if (Seen[I] || !((F.Pending | F.Arrived) & Bit))
         continue;
       Seen[I] = true;
