@@ -443,8 +443,10 @@ struct Stage {
   bool Staged = false;
   /// The wait that left it.
   const CallExpr *LeftBy = nullptr;
+  /// Which wait left it is for the note only: two stages that differ in it
+  /// are one state (else every wait would make paths distinct).
   bool operator==(const Stage &O) const {
-    return Copies == O.Copies && Staged == O.Staged && LeftBy == O.LeftBy;
+    return Copies == O.Copies && Staged == O.Staged;
   }
 };
 
@@ -460,7 +462,7 @@ struct Queue {
   bool operator==(const Queue &O) const {
     return Committed == O.Committed && Open == O.Open &&
            BarrierTied == O.BarrierTied &&
-           DoneForThisThread == O.DoneForThisThread && DoneBy == O.DoneBy;
+           DoneForThisThread == O.DoneForThisThread;
   }
   bool empty() const {
     return Committed.empty() && !Open && !BarrierTied && !DoneForThisThread;
@@ -501,9 +503,9 @@ void addQueue(State &S, const Queue &Q) {
   S.push_back(std::move(Merged));
 }
 
+/// A commit makes a stage even with no copy in it (cp.async.commit_group
+/// of nothing): the wait counts stay right.
 void push(Queue &Q, CopySet Copies) {
-  if (!Copies)
-    return;
   Q.Committed.push_back({Copies, false, nullptr});
   if (Q.Committed.size() > MaxStages) {
     Q.Committed[1].Copies |= Q.Committed[0].Copies;
@@ -533,6 +535,7 @@ struct AsyncCopyAnalysis::Impl {
   const CFG *Cfg = nullptr;
   std::unique_ptr<ParentMap> Parents;
   llvm::DenseMap<const CallExpr *, unsigned> CopyIndex;
+  llvm::DenseMap<const CallExpr *, AsyncCopyApi> Untracked;
   /// The variables some copy writes into.
   llvm::DenseSet<const VarDecl *> Buffers;
   /// References inside a copy's destination argument: not accesses.
@@ -590,11 +593,14 @@ bool AsyncCopyAnalysis::Impl::collect() {
     explicit Finder(Impl &I) : I(I) {}
     bool shouldVisitLambdaBody() const { return false; }
     bool VisitCallExpr(CallExpr *Call) {
-      if (I.Copies.size() >= MaxCopies)
-        return true;
       std::optional<AsyncCopy> Copy = asAsyncCopy(Call, I.Ctx);
       if (!Copy)
         return true;
+      if (I.Copies.size() >= MaxCopies) {
+        // Past the cap a copy is not followed, but it still makes its stage.
+        I.Untracked[Call] = Copy->Api;
+        return true;
+      }
       if (std::optional<Place> At = placeOfPointer(Copy->Destination, I.FD)) {
         Copy->Buffer = At->Var;
         Copy->Indices = At->Indices;
@@ -827,6 +833,14 @@ void AsyncCopyAnalysis::Impl::apply(const Stmt *Element, State &S,
           break;
         }
       }
+      return;
+    }
+    if (auto It = Untracked.find(Call); It != Untracked.end()) {
+      if (It->second == AsyncCopyApi::CooperativeGroups)
+        for (Queue &Q : S) {
+          push(Q, Q.Open);
+          Q.Open = 0;
+        }
       return;
     }
     if (isAsyncCommit(Call)) {
