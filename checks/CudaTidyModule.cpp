@@ -13,6 +13,7 @@
 #include "checks/FullWarpMaskCheck.h"
 #include "checks/GridSyncLaunchCheck.h"
 #include "checks/GroupByValueCheck.h"
+#include "checks/ImplicitWarpSyncCheck.h"
 #include "checks/MemcpyAsyncWaitCheck.h"
 #include "checks/PreferTileCollectivesCheck.h"
 #include "checks/SharedMemoryRaceCheck.h"

@@ -346,7 +346,7 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   }
   ClangTidyOptions Defaults;
   // The advisory check is opt-in: it reports code that is correct today.
-  Defaults.Checks = "-*,cuda-*,-cuda-prefer-tile-collectives,-cuda-shared-memory-race";
+  Defaults.Checks = "-*,cuda-*,-cuda-prefer-tile-collectives,-cuda-shared-memory-race,-cuda-implicit-warp-sync";
   Defaults.WarningsAsErrors = "";
   // The project's own headers are reported, as clang-tidy 22 (and so the
   // plugin) does by default; the toolkit's and the system's stay out.

@@ -1,0 +1,310 @@
+//===--- ImplicitWarpSyncCheck.cpp - cuda-implicit-warp-sync --------------===//
+
+#include "checks/ImplicitWarpSyncCheck.h"
+#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/DivergenceAnalysis.h"
+#include "checks/analysis/SharedAccesses.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+#include <map>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+using analysis::SharedAccess;
+using analysis::SharedConflict;
+using analysis::ThreadCoord;
+
+namespace {
+
+std::string laneName(const ThreadCoord &T, const ThreadCoord &Shape) {
+  if (Shape[1] == 1 && Shape[2] == 1)
+    return "thread " + std::to_string(T[0]);
+  std::string Name =
+      "thread (" + std::to_string(T[0]) + ", " + std::to_string(T[1]);
+  if (Shape[2] > 1)
+    Name += ", " + std::to_string(T[2]);
+  return Name + ")";
+}
+
+bool reads(const SharedAccess &A) {
+  return A.K == SharedAccess::Read || A.K == SharedAccess::ReadWrite;
+}
+
+/// The statement of \p E that is a direct child of a compound statement, and
+/// that compound statement.
+std::pair<const Stmt *, const CompoundStmt *> statementOf(const Expr *E,
+                                                          ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*E);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return {nullptr, nullptr};
+    if (const auto *Block = Parents[0].get<CompoundStmt>())
+      return {Node.get<Stmt>(), Block};
+    if (!Parents[0].get<Stmt>())
+      return {nullptr, nullptr};
+    Node = Parents[0];
+  }
+  return {nullptr, nullptr};
+}
+
+} // namespace
+
+void ImplicitWarpSyncCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("kernel"),
+                     this);
+}
+
+void ImplicitWarpSyncCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!Kernel || Kernel->isDependentContext() || !Kernel->getBody())
+    return;
+  ASTContext &Ctx = *Result.Context;
+  analysis::AnalysisManager &Manager =
+      analysis::AnalysisManager::forContext(Ctx, analysis::AnalysisOptions());
+  const analysis::FunctionDivergence *D = Manager.divergence(Kernel);
+  if (!D || !D->isAnalyzed())
+    return;
+  analysis::SharedAccessOptions AtWarp;
+  AtWarp.BarrierScope = analysis::Scope::Warp;
+  {
+    analysis::SharedAccessAnalysis Accesses(Kernel, Ctx, Manager, AtWarp);
+    report(Accesses, *D, nullptr, Ctx);
+  }
+  for (const CallExpr *Call : analysis::sharedArrayCalls(Kernel)) {
+    const FunctionDecl *Callee = Call->getDirectCallee()->getDefinition();
+    const analysis::FunctionDivergence *CalleeD =
+        Callee ? Manager.divergence(Callee) : nullptr;
+    if (!CalleeD || !CalleeD->isAnalyzed())
+      continue;
+    analysis::SharedAccessOptions Options = AtWarp;
+    Options.Call = Call;
+    Options.Caller = Kernel;
+    analysis::SharedAccessAnalysis Accesses(Callee, Ctx, Manager, Options);
+    report(Accesses, *CalleeD, Call, Ctx);
+  }
+}
+
+void ImplicitWarpSyncCheck::report(
+    const analysis::SharedAccessAnalysis &Accesses,
+    const analysis::FunctionDivergence &D, const CallExpr *Call,
+    ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::map<std::pair<const VarDecl *, unsigned>,
+           std::vector<const SharedAccess *>>
+      Groups;
+  for (const SharedAccess &A : Accesses.accesses())
+    if (std::optional<unsigned> Interval = Accesses.intervalOf(A))
+      Groups[{A.Var, *Interval}].push_back(&A);
+  auto Before = [&](const SharedAccess *L, const SharedAccess *R) {
+    return SM.isBeforeInTranslationUnit(L->Where->getBeginLoc(),
+                                        R->Where->getBeginLoc());
+  };
+  for (auto &[Key, Members] : Groups) {
+    llvm::sort(Members, Before);
+    struct Racing {
+      const SharedAccess *Read;
+      const SharedAccess *Write;
+      SharedConflict Witness;
+      /// Some racing write is in an earlier statement than the read's.
+      bool WriteBefore = false;
+    };
+    std::vector<Racing> Reads;
+    bool AcrossWarps = false;
+    for (const SharedAccess *R : Members) {
+      if (!reads(*R))
+        continue;
+      std::optional<Racing> Found;
+      for (const SharedAccess *W : Members) {
+        if (!W->writes() && W->K != SharedAccess::Atomic)
+          continue;
+        std::optional<SharedConflict> Witness = Accesses.conflict(*W, *R);
+        if (!Witness)
+          continue;
+        // Threads of different warps: cuda-shared-memory-race's race (and
+        // a __syncwarp() would not order it).
+        if (Witness->CrossWarp) {
+          AcrossWarps = true;
+          break;
+        }
+        if (!Found)
+          Found = Racing{R, W, *Witness};
+        if (statementOf(W->Where, Ctx).first !=
+                statementOf(R->Where, Ctx).first &&
+            Before(W, R))
+          Found->WriteBefore = true;
+      }
+      if (AcrossWarps)
+        break;
+      if (Found)
+        Reads.push_back(*Found);
+    }
+    if (AcrossWarps || Reads.empty())
+      continue;
+    const Racing &First = Reads.front();
+    SourceLocation Loc = SM.getExpansionLoc(First.Read->Where->getBeginLoc());
+    if (!Reported.insert(Loc.getRawEncoding()).second)
+      continue;
+    ThreadCoord Shape = Accesses.blockShape();
+
+    // Fix-its: __syncwarp() before each racing read's statement whose write
+    // is in an earlier statement; a racing `x op= y` in its register form.
+    std::vector<FixItHint> Fixes;
+    bool Fixable = true;
+    llvm::DenseSet<const Stmt *> Done;
+    const Stmt *PreviousRewritten = nullptr;
+    const CompoundStmt *PreviousBlock = nullptr;
+    for (const Racing &Each : Reads) {
+      auto [Statement, Block] = statementOf(Each.Read->Where, Ctx);
+      auto [WriteStatement, WriteBlock] = statementOf(Each.Write->Where, Ctx);
+      if (!Statement || !Statement->getBeginLoc().isFileID() ||
+          !Statement->getEndLoc().isFileID() ||
+          D.divergenceAt(Statement, analysis::Scope::Warp) ||
+          (Call && D.controlUniformity(Statement).dependsOnSymbols())) {
+        Fixable = false;
+        break;
+      }
+      if (!Done.insert(Statement).second)
+        continue;
+      // Is the write in this statement (a lane's update racing with its
+      // neighbour's), or in an earlier statement of this block?
+      bool SameStatement = WriteStatement == Statement;
+      bool Earlier = WriteBlock == Block && WriteStatement &&
+                     SM.isBeforeInTranslationUnit(WriteStatement->getBeginLoc(),
+                                                  Statement->getBeginLoc());
+      if (!SameStatement && !Earlier) {
+        Fixable = false;
+        break;
+      }
+      // The statement before this one in its block.
+      const Stmt *Prior = nullptr;
+      for (const Stmt *S : Block->body()) {
+        if (S == Statement)
+          break;
+        Prior = S;
+      }
+      bool OrderedByPrevious =
+          PreviousBlock == Block && PreviousRewritten && Prior == PreviousRewritten;
+      std::string Prefix =
+          OrderedByPrevious || !Each.WriteBefore ? "" : "__syncwarp();";
+      // A racing `x op= y` on the array: its own store can race with the
+      // other lanes' reads of this step too; the register form orders both.
+      const auto *Update = dyn_cast<CompoundAssignOperator>(Statement);
+      const SharedAccess *Target = nullptr;
+      if (Update)
+        for (const SharedAccess *M : Members)
+          if (M->Where == Update->getLHS()->IgnoreParens() &&
+              M->K == SharedAccess::ReadWrite)
+            Target = M;
+      if (Update && Target) {
+        // x op= y  ->  { T v = x op y; __syncwarp(); x = v; __syncwarp(); }
+        CharSourceRange LHS =
+            CharSourceRange::getTokenRange(Update->getLHS()->getSourceRange());
+        CharSourceRange RHS =
+            CharSourceRange::getTokenRange(Update->getRHS()->getSourceRange());
+        StringRef L = Lexer::getSourceText(LHS, SM, Ctx.getLangOpts());
+        StringRef R = Lexer::getSourceText(RHS, SM, Ctx.getLangOpts());
+        QualType Type = Update->getLHS()->getType().getUnqualifiedType();
+        if (L.empty() || R.empty()) {
+          Fixable = false;
+          break;
+        }
+        std::string Op = BinaryOperator::getOpcodeStr(
+                             BinaryOperator::getOpForCompoundAssignment(
+                                 Update->getOpcode()))
+                             .str();
+        std::string Text =
+            (Prefix.empty() ? "" : Prefix + " ") + "{ " +
+            Type.getAsString(Ctx.getPrintingPolicy()) + " warpSyncValue = " +
+            L.str() + " " + Op + " (" + R.str() + "); __syncwarp(); " + L.str() +
+            " = warpSyncValue; __syncwarp(); }";
+        // The statement with its semicolon.
+        SourceLocation End = Lexer::findLocationAfterToken(
+            Statement->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(), false);
+        if (End.isInvalid()) {
+          Fixable = false;
+          break;
+        }
+        Fixes.push_back(FixItHint::CreateReplacement(
+            CharSourceRange::getCharRange(Statement->getBeginLoc(), End), Text));
+        PreviousRewritten = Statement;
+        PreviousBlock = Block;
+        continue;
+      }
+      if (SameStatement) {
+        Fixable = false; // a read and its racing write in one plain statement
+        break;
+      }
+      if (!Prefix.empty()) {
+        StringRef Indent =
+            Lexer::getIndentationForLine(Statement->getBeginLoc(), SM);
+        Fixes.push_back(FixItHint::CreateInsertion(
+            Statement->getBeginLoc(), Prefix + "\n" + Indent.str()));
+      }
+      PreviousRewritten = nullptr;
+    }
+    if (!Fixable)
+      Fixes.clear();
+
+    {
+      auto Warning =
+          diag(Loc, "lanes of one warp exchange data through __shared__ '%0' "
+                    "with no __syncwarp() between the write and the read: %1 "
+                    "reads %2 while %3 writes it");
+      Warning << Key.first->getName() << laneName(First.Witness.Second, Shape)
+              << First.Witness.Cell << laneName(First.Witness.First, Shape);
+      for (const FixItHint &Fix : Fixes)
+        Warning << Fix;
+    }
+    diag(SM.getExpansionLoc(First.Write->Where->getBeginLoc()),
+         "the other lane's write", DiagnosticIDs::Note);
+    llvm::DenseSet<const Expr *> Later;
+    for (const Racing &Each : Reads)
+      if (Each.Read != First.Read)
+        Later.insert(Each.Read->Where);
+    const Expr *FirstLater = nullptr;
+    for (const Racing &Each : Reads)
+      if (Each.Read != First.Read && !FirstLater)
+        FirstLater = Each.Read->Where;
+    SourceLocation LaterLoc =
+        FirstLater ? SM.getExpansionLoc(FirstLater->getBeginLoc()) : Loc;
+    if (Later.size() == 1)
+      diag(LaterLoc,
+           "1 later read of '%0' in this sequence also races with another "
+           "lane's write",
+           DiagnosticIDs::Note)
+          << Key.first->getName();
+    else if (Later.size() > 1)
+      diag(LaterLoc,
+           "%0 later reads of '%1' in this sequence also race with another "
+           "lane's write",
+           DiagnosticIDs::Note)
+          << static_cast<unsigned>(Later.size()) << Key.first->getName();
+    if (llvm::any_of(Reads, [](const Racing &Each) {
+          return Each.Read->Where->getType().isVolatileQualified();
+        }))
+      diag(Loc,
+           "'volatile' makes each access go to memory but orders nothing "
+           "between lanes: since Volta the lanes of a warp are not in "
+           "lockstep, and only __syncwarp() orders one lane's store before "
+           "another's load",
+           DiagnosticIDs::Note);
+    if (Call)
+      diag(SM.getExpansionLoc(Call->getBeginLoc()),
+           "'%0' accesses '%1' through its parameter, for the threads that "
+           "make this call, which are all in one warp for each pair",
+           DiagnosticIDs::Note)
+          << Call->getDirectCallee()->getName() << Key.first->getName();
+  }
+}
+
+} // namespace clang::tidy::cuda
