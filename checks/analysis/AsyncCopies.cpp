@@ -16,7 +16,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/FoldingSet.h"
-#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -970,7 +969,13 @@ void AsyncCopyAnalysis::Impl::run() {
   unsigned N = Cfg->getNumBlockIDs();
   std::vector<std::optional<State>> In(N);
   In[Cfg->getEntry().getBlockID()] = State(1, Queue());
-  llvm::ReversePostOrderTraversal<const CFG *> Order(Cfg);
+  // Blocks by falling ID: clang numbers a body's blocks from the exit up,
+  // so this is close to program order. (A post-order walk of the CFG would
+  // step into the null successor of an unreachable edge, as `for (;;)` has.)
+  std::vector<const CFGBlock *> Order(Cfg->begin(), Cfg->end());
+  llvm::sort(Order, [](const CFGBlock *L, const CFGBlock *R) {
+    return L->getBlockID() > R->getBlockID();
+  });
   bool Changed = true;
   for (unsigned Round = 0; Changed && Round < MaxRounds; ++Round) {
     Changed = false;

@@ -14,7 +14,6 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/PostOrderIterator.h"
 
 #include <cstdint>
 #include <vector>
@@ -375,7 +374,13 @@ void ClusterExitAnalysis::Impl::run() {
   std::vector<std::optional<Flow>> In(N);
   std::vector<Flow> Out(N);
   In[Cfg->getEntry().getBlockID()] = Flow();
-  llvm::ReversePostOrderTraversal<const CFG *> Order(Cfg);
+  // Blocks by falling ID: clang numbers a body's blocks from the exit up,
+  // so this is close to program order. (A post-order walk of the CFG would
+  // step into the null successor of an unreachable edge, as `for (;;)` has.)
+  std::vector<const CFGBlock *> Order(Cfg->begin(), Cfg->end());
+  llvm::sort(Order, [](const CFGBlock *L, const CFGBlock *R) {
+    return L->getBlockID() > R->getBlockID();
+  });
   // Bits only grow: the fixpoint comes within a few rounds; the bound is a
   // guard.
   bool Changed = true;

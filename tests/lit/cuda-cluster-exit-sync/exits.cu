@@ -193,3 +193,19 @@ __global__ void __cluster_dims__(2, 1, 1) ownSharedMemory(int *out) {
   cluster.sync();
   out[threadIdx.x] = slots[255 - threadIdx.x];
 }
+
+// A loop with no condition, left by a break after a peer read.
+__global__ void __cluster_dims__(2, 1, 1) foreverLoopWithBreak(int *out, int n) {
+  __shared__ int slots[256];
+  cg::cluster_group cluster = cg::this_cluster();
+  int *peer = cluster.map_shared_rank(slots, 1);
+  for (int step = 0;; ++step) {
+    cluster.sync();
+    out[step * 256 + threadIdx.x] = peer[threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:37: warning: access to another block's shared memory through 'peer' with no cluster barrier after it before the kernel exits; the block that owns the memory may have exited (and its shared memory with it) [cuda-cluster-exit-sync]
+    // CHECK-NOTES: :[[@LINE-5]]:15: note: 'peer' points into another block's shared memory, mapped here
+    // CHECK-NOTES: :[[@LINE+4]]:1: note: the kernel exits here; a cluster.sync() before it keeps every block of the cluster until all are done
+    if (step >= n)
+      break;
+  }
+}

@@ -197,3 +197,18 @@ __global__ void waitOnTheTile(const float *in, float *out) {
   cg::wait(warp);
   out[threadIdx.x] = mine[warp.thread_rank()];
 }
+
+// A loop with no condition and a break: its CFG has an edge to nothing.
+__global__ void foreverLoopWithBreak(const float *in, float *out, int n) {
+  __shared__ float tile[N];
+  cg::thread_block block = cg::this_thread_block();
+  for (int step = blockIdx.x;; step += gridDim.x) {
+    if (step >= n)
+      break;
+    cg::memcpy_async(block, tile, in + step * N, sizeof(float) * N);
+    out[step * N + threadIdx.x] = tile[threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:35: warning: read of 'tile' while the cooperative_groups::memcpy_async into it may still be in flight: no wait completes the copy on a path from it to here [cuda-memcpy-async-wait]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: the copy into 'tile'; it is complete after cooperative_groups::wait(group) or wait_prior<N>(group)
+    cg::wait(block);
+  }
+}
