@@ -27,7 +27,7 @@ using analysis::WarpLaneSets;
 
 namespace {
 
-constexpr LaneBits AllLanes = ~LaneBits(0);
+constexpr LaneBits AllLanes = ~static_cast<LaneBits>(0);
 
 std::string hexMask(uint32_t Mask) {
   std::string S;
@@ -159,7 +159,7 @@ void WarpMaskMismatchCheck::check(const MatchFinder::MatchResult &Result) {
   for (const CallExpr *Call : Sites)
     if (std::optional<LaneReach> R = Lanes.reachOf(Call))
       ByName[analysis::maskedWarpIntrinsicName(Call->getDirectCallee())]
-          .push_back({Call, R->Lanes});
+          .emplace_back(Call, R->Lanes);
 
   const bool Aligned = Manager.rowsAreWarpAligned(Function);
   for (const CallExpr *Call : Sites) {
@@ -199,7 +199,7 @@ void WarpMaskMismatchCheck::check(const MatchFinder::MatchResult &Result) {
             uint32_t M = (*Values)[W * 32 + L];
             OneMask &= M == FirstMask;
             if (!(M >> L & 1))
-              Problem.LeftOut |= LaneBits(1) << L;
+              Problem.LeftOut |= static_cast<LaneBits>(1) << L;
             Problem.Absent |= M;
           }
           if (OneMask)
@@ -323,7 +323,7 @@ void WarpMaskMismatchCheck::check(const MatchFinder::MatchResult &Result) {
     auto Widths = Lanes.valuesAt(Call->getArg(3));
     if (!Widths)
       continue;
-    int32_t Width = static_cast<int32_t>((*Widths)[0]);
+    auto Width = static_cast<int32_t>((*Widths)[0]);
     if (!llvm::all_of(*Widths, [&](uint32_t V) {
           return static_cast<int32_t>(V) == Width;
         }))

@@ -22,7 +22,7 @@ namespace clang::tidy::cuda::analysis {
 
 WarpLanes WarpLanes::all() {
   WarpLanes L;
-  L.Bits.fill(~LaneBits(0));
+  L.Bits.fill(~static_cast<LaneBits>(0));
   return L;
 }
 
@@ -125,7 +125,7 @@ std::string describeLanes(LaneBits Lanes) {
     if (!Ranges.empty() && Ranges.back().second + 1 == L)
       Ranges.back().second = L;
     else
-      Ranges.push_back({L, L});
+      Ranges.emplace_back(L, L);
   }
   if (Ranges.empty())
     return "no lane";
@@ -176,7 +176,7 @@ struct Node {
 int64_t normalize(int64_t V, unsigned Width, bool Signed) {
   if (Width >= 64)
     return V;
-  uint64_t Mask = (uint64_t(1) << Width) - 1;
+  uint64_t Mask = (static_cast<uint64_t>(1) << Width) - 1;
   uint64_t U = static_cast<uint64_t>(V) & Mask;
   if (Signed && (U >> (Width - 1) & 1))
     U |= ~Mask;
@@ -250,7 +250,7 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
       if (!P)
         return std::nullopt;
       if (*P)
-        Result |= LaneBits(1) << L;
+        Result |= static_cast<LaneBits>(1) << L;
     }
     return normalize(Result, X.Width, X.Signed);
   }
@@ -270,7 +270,8 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
     return std::nullopt;
   const Node &LN = Nodes[X.A];
   bool OperandSigned = LN.Signed;
-  uint64_t UL = static_cast<uint64_t>(*L), UR = static_cast<uint64_t>(*R);
+  uint64_t UL = static_cast<uint64_t>(*L);
+  uint64_t UR = static_cast<uint64_t>(*R);
   switch (Op) {
   case BO_LAnd:
   case BO_LOr:
@@ -290,8 +291,8 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
         return std::nullopt;
       return normalize(Op == BO_Div ? *L / *R : *L % *R, X.Width, X.Signed);
     }
-    uint64_t Mask = LN.Width >= 64 ? ~uint64_t(0)
-                                   : (uint64_t(1) << LN.Width) - 1;
+    uint64_t Mask = LN.Width >= 64 ? ~static_cast<uint64_t>(0)
+                                   : (static_cast<uint64_t>(1) << LN.Width) - 1;
     UL &= Mask;
     UR &= Mask;
     return normalize(static_cast<int64_t>(Op == BO_Div ? UL / UR : UL % UR),
@@ -305,8 +306,8 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
       return normalize(static_cast<int64_t>(UL << *R), X.Width, X.Signed);
     if (OperandSigned)
       return normalize(*L >> *R, X.Width, X.Signed);
-    uint64_t Mask = LN.Width >= 64 ? ~uint64_t(0)
-                                   : (uint64_t(1) << LN.Width) - 1;
+    uint64_t Mask = LN.Width >= 64 ? ~static_cast<uint64_t>(0)
+                                   : (static_cast<uint64_t>(1) << LN.Width) - 1;
     return normalize(static_cast<int64_t>((UL & Mask) >> *R), X.Width,
                      X.Signed);
   }
@@ -327,12 +328,13 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
   case BO_LE:
   case BO_GE: {
     int Cmp;
-    if (OperandSigned)
+    if (OperandSigned) {
       Cmp = *L < *R ? -1 : *L > *R ? 1 : 0;
-    else {
-      uint64_t Mask = LN.Width >= 64 ? ~uint64_t(0)
-                                     : (uint64_t(1) << LN.Width) - 1;
-      uint64_t A = UL & Mask, B = UR & Mask;
+    } else {
+      uint64_t Mask = LN.Width >= 64 ? ~static_cast<uint64_t>(0)
+                                     : (static_cast<uint64_t>(1) << LN.Width) - 1;
+      uint64_t A = UL & Mask;
+      uint64_t B = UR & Mask;
       Cmp = A < B ? -1 : A > B ? 1 : 0;
     }
     switch (Op) {
@@ -407,6 +409,20 @@ State joinPaths(const State &A, const State &B, Split How,
   return R;
 }
 
+/// A call after which the thread does not go on: declared noreturn, or one
+/// of the device-side stops clang's CUDA wrappers declare without the
+/// attribute (`assert` calls __assert_fail).
+bool doesNotReturn(const FunctionDecl *Callee) {
+  if (!Callee)
+    return false;
+  if (Callee->isNoReturn())
+    return true;
+  return Callee->getIdentifier() &&
+         llvm::StringSwitch<bool>(Callee->getName())
+             .Cases({"__assert_fail", "__assertfail", "__trap", "abort"}, true)
+             .Default(false);
+}
+
 bool containsGoto(const Stmt *S) {
   if (!S)
     return false;
@@ -467,7 +483,7 @@ struct WarpLaneSets::Impl {
 
   // --- compiling ------------------------------------------------------------
 
-  int add(Program &P, Node N, QualType T) {
+  int add(Program &P, Node N, QualType T) const {
     if (T->isBooleanType()) {
       N.Width = 1;
       N.Signed = false;
@@ -684,10 +700,11 @@ struct WarpLaneSets::Impl {
     Program P;
     P.Root = compile(P, Cond, 0);
     if (P.Root >= 0) {
-      WarpLanes Holds, Undefined;
+      WarpLanes Holds;
+      WarpLanes Undefined;
       for (unsigned Tid = 0; Tid < ThreadsPerRow; ++Tid) {
         std::optional<int64_t> V = P.eval(P.Root, Tid);
-        LaneBits Bit = LaneBits(1) << (Tid % 32);
+        LaneBits Bit = static_cast<LaneBits>(1) << (Tid % 32);
         if (!V)
           Undefined.Bits[Tid / 32] |= Bit;
         else if (*V)
@@ -818,8 +835,7 @@ struct WarpLaneSets::Impl {
       S = walk(Child, S);
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       record(Call, S);
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (Callee && Callee->isNoReturn())
+      if (doesNotReturn(Call->getDirectCallee()))
         return stopHere(S);
     }
     return S;
@@ -835,7 +851,7 @@ struct WarpLaneSets::Impl {
       Enter = walkExpr(Cond, Enter);
       Enter = restrict(Enter, Cond, true, How);
     }
-    Frames.push_back(Frame());
+    Frames.emplace_back();
     Frames.back().IsLoop = true;
     Frames.back().Entry = Enter;
     State BodyOut = walk(Body, Enter);
@@ -880,7 +896,7 @@ struct WarpLaneSets::Impl {
     In = walk(Switch->getConditionVariableDeclStmt(), In);
     In = walkExpr(Switch->getCond(), In);
     size_t FirstExit = Exits.size();
-    Frames.push_back(Frame());
+    Frames.emplace_back();
     Frame &F = Frames.back();
     F.IsLoop = false;
     F.Entry = In;

@@ -3,6 +3,7 @@
 // Programming Guide's "each calling thread must have its own bit set in the
 // mask"; on an H200 `if (lane < 16) __shfl_xor_sync(0xff, v, 1)` is an
 // illegal instruction (../shared/reference/h200-observations-rules2.md).
+#include <cassert>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 #define HALF_MASK 0x0000ffffu
@@ -72,3 +73,12 @@ __global__ void wholeWarpHalfMask(int *out) {
 }
 
 void launch(int *out) { wholeWarpHalfMask<<<4, 64>>>(out); }
+
+// An assertion stops the lanes that fail it: lanes 0-15 go on.
+__global__ void afterAnAssertion(int *out) {
+  int lane = threadIdx.x % 32;
+  assert(lane < 16);
+  __syncwarp(0xff);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: '__syncwarp' is called with mask 0x000000ff by lanes 0–15: lanes 8–15 call with a mask that leaves them out [cuda-warp-mask-mismatch]
+  out[threadIdx.x] = lane;
+}
