@@ -75,10 +75,9 @@ bool feedsBitCount(const Stmt *S, const VarDecl *Var) {
           return true;
       }
     }
-  for (const Stmt *Child : S->children())
-    if (feedsBitCount(Child, Var))
-      return true;
-  return false;
+  return llvm::any_of(S->children(), [&](const Stmt *Child) {
+    return feedsBitCount(Child, Var);
+  });
 }
 
 /// What the lanes of a shuffle do together, for the __activemask message.

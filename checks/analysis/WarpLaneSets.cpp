@@ -27,10 +27,7 @@ WarpLanes WarpLanes::all() {
 }
 
 bool WarpLanes::empty() const {
-  for (LaneBits B : Bits)
-    if (B)
-      return false;
-  return true;
+  return llvm::all_of(Bits, [](LaneBits B) { return B == 0; });
 }
 
 WarpLanes WarpLanes::operator|(const WarpLanes &O) const {
@@ -225,7 +222,7 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
     case UO_LNot:
       return *V == 0 ? 1 : 0;
     case UO_Plus:
-      return *V;
+      return V;
     default:
       return std::nullopt;
     }
@@ -270,8 +267,8 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
     return std::nullopt;
   const Node &LN = Nodes[X.A];
   bool OperandSigned = LN.Signed;
-  uint64_t UL = static_cast<uint64_t>(*L);
-  uint64_t UR = static_cast<uint64_t>(*R);
+  auto UL = static_cast<uint64_t>(*L);
+  auto UR = static_cast<uint64_t>(*R);
   switch (Op) {
   case BO_LAnd:
   case BO_LOr:
@@ -318,7 +315,7 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
   case BO_Xor:
     return normalize(*L ^ *R, X.Width, X.Signed);
   case BO_Comma:
-    return *R;
+    return R;
   case BO_EQ:
     return *L == *R;
   case BO_NE:
@@ -430,10 +427,8 @@ bool containsGoto(const Stmt *S) {
     return true;
   if (isa<LambdaExpr>(S))
     return false;
-  for (const Stmt *Child : S->children())
-    if (containsGoto(Child))
-      return true;
-  return false;
+  return llvm::any_of(S->children(),
+                      [](const Stmt *Child) { return containsGoto(Child); });
 }
 
 } // namespace
@@ -625,7 +620,7 @@ struct WarpLaneSets::Impl {
   /// of 32 consecutive ones) or of a tile of N (the index modulo N), and a
   /// tile's meta_group_rank() (the index over N).
   int compileGroupRank(Program &P, const CXXMethodDecl *Method,
-                       const Expr *Object, QualType T) {
+                       const Expr *Object, QualType T) const {
     if (Object)
       Object = Object->IgnoreParenImpCasts();
     if (!Method || !Method->getIdentifier() || !Object)
