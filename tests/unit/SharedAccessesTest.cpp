@@ -12,6 +12,7 @@
 #include "tests/unit/ParsedCuda.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
 #include "gtest/gtest.h"
@@ -308,6 +309,130 @@ void host(int *out) { k<<<1, dim3(8, 8)>>>(out); }
   std::optional<SharedConflict> Next = K.Accesses.conflict(K.at(2), K.at(4));
   ASSERT_TRUE(Next.has_value());
   EXPECT_TRUE(Next->CrossWarp);
+}
+
+TEST(SharedAccesses, LocalPointersStandForTheArray) {
+  Kernel K(R"cu(
+__global__ void k(float *out) {
+  __shared__ float s[256];
+  __shared__ float moved[256];
+  volatile float *v = s;
+  float *first = &s[0];
+  float *p = moved;
+  v[threadIdx.x] = out[threadIdx.x];       // 0
+  out[threadIdx.x] = first[threadIdx.x + 32]; // 1
+  p += 1;                                    // moved: not followed
+  p[threadIdx.x] = 0.0f;
+}
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ASSERT_EQ(K.Accesses.accesses().size(), 2u) << "only s, through v and first";
+  EXPECT_TRUE(K.at(0).ThroughPointer);
+  EXPECT_EQ(K.at(0).K, SharedAccess::Write);
+  EXPECT_EQ(K.at(1).K, SharedAccess::Read);
+  std::optional<SharedConflict> C = K.Accesses.conflict(K.at(0), K.at(1));
+  ASSERT_TRUE(C.has_value());
+  EXPECT_TRUE(C->CrossWarp) << "thread 0 reads what thread 32 writes";
+}
+
+struct AtWarp {
+  ParsedCuda P;
+  AnalysisManager Manager;
+  std::unique_ptr<SharedAccessAnalysis> Accesses;
+  AtWarp(llvm::StringRef Code, llvm::StringRef Name, bool CallSite = false)
+      : P(Code), Manager(P.context(), AnalysisOptions()) {
+    SharedAccessOptions Options;
+    Options.BarrierScope = Scope::Warp;
+    const FunctionDecl *Analyzed = P.function(Name);
+    if (CallSite) {
+      std::vector<const CallExpr *> Calls = sharedArrayCalls(Analyzed);
+      if (!Calls.empty()) {
+        Options.Call = Calls.front();
+        Options.Caller = Analyzed;
+        Analyzed = Calls.front()->getDirectCallee()->getDefinition();
+      }
+    }
+    Accesses = std::make_unique<SharedAccessAnalysis>(Analyzed, P.context(),
+                                                      Manager, Options);
+  }
+  const SharedAccess &at(size_t I) { return Accesses->accesses()[I]; }
+};
+
+TEST(SharedAccesses, WarpScopeEndsIntervalsAtSyncwarp) {
+  const char *Code = R"cu(
+__global__ void k(float *out) {
+  __shared__ float s[8][32];
+  int w = threadIdx.x / 32, l = threadIdx.x % 32;
+  s[w][l] = out[threadIdx.x];            // 0
+  __syncwarp();
+  out[threadIdx.x] = s[w][l ^ 1];        // 1: after the warp barrier
+  s[w][l] = 2.0f * out[threadIdx.x];     // 2
+  out[threadIdx.x] += s[w][(l + 1) % 32]; // 3: no barrier
+}
+)cu";
+  AtWarp W(Code, "k");
+  ASSERT_TRUE(W.P.parsedCleanly());
+  ASSERT_EQ(W.Accesses->accesses().size(), 4u);
+  EXPECT_NE(W.Accesses->intervalOf(W.at(0)), W.Accesses->intervalOf(W.at(1)));
+  EXPECT_FALSE(W.Accesses->conflict(W.at(0), W.at(1)).has_value());
+  std::optional<SharedConflict> C = W.Accesses->conflict(W.at(2), W.at(3));
+  ASSERT_TRUE(C.has_value());
+  EXPECT_FALSE(C->CrossWarp) << "lanes of one warp";
+  // At block scope the __syncwarp() is no barrier: the first pair meets.
+  Kernel B(Code, "k");
+  std::optional<SharedConflict> AtBlock = B.Accesses.conflict(B.at(0), B.at(1));
+  ASSERT_TRUE(AtBlock.has_value());
+  EXPECT_FALSE(AtBlock->CrossWarp);
+}
+
+TEST(SharedAccesses, CallSiteContextBindsAndGuards) {
+  const char *Code = R"cu(
+__device__ void step(float *s, int t, int d) {
+  s[t] += s[t + d];   // 0: update, 1: read
+}
+__global__ void firstWarp(float *out) {
+  __shared__ float sums[64];
+  if (threadIdx.x < 32)
+    step(sums, threadIdx.x, 16);
+}
+__global__ void wholeBlock(float *out) {
+  __shared__ float sums[512];
+  step(sums, threadIdx.x, 16);
+}
+void host(float *out) { firstWarp<<<1, 64>>>(out); wholeBlock<<<1, 256>>>(out); }
+)cu";
+  AtWarp First(Code, "firstWarp", /*CallSite=*/true);
+  ASSERT_TRUE(First.P.parsedCleanly());
+  ASSERT_EQ(First.Accesses->accesses().size(), 2u);
+  EXPECT_EQ(First.at(0).Var->getName(), "sums") << "bound to the call's array";
+  std::optional<SharedConflict> C = First.Accesses->conflict(First.at(0), First.at(1));
+  ASSERT_TRUE(C.has_value());
+  EXPECT_FALSE(C->CrossWarp) << "only threads 0..31 make the call";
+  EXPECT_EQ(C->Cell, "sums[16]");
+  AtWarp Whole(Code, "wholeBlock", /*CallSite=*/true);
+  std::optional<SharedConflict> D = Whole.Accesses->conflict(Whole.at(0), Whole.at(1));
+  ASSERT_TRUE(D.has_value());
+  EXPECT_TRUE(D->CrossWarp) << "thread 16 reads what thread 32 writes";
+  // Without call-site context the device function has no accesses.
+  Kernel Alone(Code, "step");
+  EXPECT_TRUE(Alone.Accesses.accesses().empty());
+}
+
+TEST(SharedAccesses, SharedArrayCalls) {
+  ParsedCuda P(R"cu(
+__device__ void f(float *s) { s[0] = 1.0f; }
+__device__ void g(int v) {}
+__global__ void k() {
+  __shared__ float a[32];
+  float *p = a;
+  f(a);
+  g(1);
+  f(p);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  EXPECT_EQ(sharedArrayCalls(P.function("k")).size(), 2u);
 }
 
 } // namespace
