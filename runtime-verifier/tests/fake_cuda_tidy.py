@@ -19,7 +19,8 @@ import sys
 
 CHECKS = ["cuda-divergent-barrier", "cuda-full-warp-mask", "cuda-group-by-value",
           "cuda-divergent-group-creation", "cuda-grid-sync-launch",
-          "cuda-memcpy-async-wait", "cuda-cluster-exit-sync"]
+          "cuda-memcpy-async-wait", "cuda-cluster-exit-sync",
+          "cuda-warp-mask-mismatch"]
 # Off in the default set, listed when --checks=cuda-* turns every check on.
 OPT_IN_CHECKS = ["cuda-prefer-tile-collectives", "cuda-shared-memory-race"]
 
