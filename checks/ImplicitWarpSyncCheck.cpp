@@ -48,7 +48,8 @@ std::pair<const Stmt *, const CompoundStmt *> statementOf(const Expr *E,
       return {nullptr, nullptr};
     if (const auto *Block = Parents[0].get<CompoundStmt>())
       return {Node.get<Stmt>(), Block};
-    if (!Parents[0].get<Stmt>())
+    // A local's initialiser: up through the variable to its DeclStmt.
+    if (!Parents[0].get<Stmt>() && !Parents[0].get<VarDecl>())
       return {nullptr, nullptr};
     Node = Parents[0];
   }
