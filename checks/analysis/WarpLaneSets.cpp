@@ -15,6 +15,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <vector>
 
@@ -108,10 +109,14 @@ bool isActiveMaskArgument(const Expr *Mask, const FunctionDecl *FD,
     return true;
   if (!FD || !FD->getBody())
     return false;
+  // The mutation analysis walks the body: ask it only about a local whose
+  // initializer is __activemask().
+  const auto *Ref = dyn_cast<DeclRefExpr>(Mask->IgnoreParenCasts());
+  const auto *Local = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Local || !isActiveMaskCall(Local->getInit()))
+    return false;
   ExprMutationAnalyzer Mutations(*FD->getBody(), Ctx);
-  const VarDecl *Var =
-      immutableLocal(Mask->IgnoreParenCasts(), FD, Mutations);
-  return Var && isActiveMaskCall(Var->getInit());
+  return immutableLocal(Mask->IgnoreParenCasts(), FD, Mutations) != nullptr;
 }
 
 std::string describeLanes(LaneBits Lanes) {
@@ -436,8 +441,8 @@ bool containsGoto(const Stmt *S) {
 struct WarpLaneSets::Impl {
   Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager)
       : FD(FD), Ctx(Ctx), Manager(Manager),
-        D(Manager.divergence(FD)), Mutations(*FD->getBody(), Ctx),
-        IsKernel(FD->hasAttr<CUDAGlobalAttr>()) {
+        D(Manager.divergence(FD)), IsKernel(FD->hasAttr<CUDAGlobalAttr>()) {
+    collectNotOnlyRead(FD->getBody(), nullptr);
     BlockExtentFact X = Manager.blockExtent(FD, 0);
     if (X.Exact && *X.Exact % 32 != 0) {
       BlockExtentFact Y = Manager.blockExtent(FD, 1);
@@ -452,7 +457,6 @@ struct WarpLaneSets::Impl {
   ASTContext &Ctx;
   AnalysisManager &Manager;
   const FunctionDivergence *D;
-  ExprMutationAnalyzer Mutations;
   bool IsKernel;
   bool ThreadIdxIsRowIndex = true;
 
@@ -475,6 +479,37 @@ struct WarpLaneSets::Impl {
   /// it is undefined; nullopt when it is not decoded.
   llvm::DenseMap<const Expr *, std::optional<std::pair<WarpLanes, WarpLanes>>>
       ConditionCache;
+
+  /// Variables some reference to which is more than a plain read (an
+  /// assignment, ++, its address, a reference bound to it, sizeof): found in
+  /// one pass over the body, lambdas included. ExprMutationAnalyzer would
+  /// walk the whole body once per variable asked about: quadratic in a long
+  /// kernel with a counter per loop.
+  llvm::DenseSet<const VarDecl *> NotOnlyRead;
+
+  void collectNotOnlyRead(const Stmt *S, const Stmt *Parent) {
+    if (!S)
+      return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
+        const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+        if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+          NotOnlyRead.insert(Var);
+      }
+    for (const Stmt *Child : S->children())
+      collectNotOnlyRead(Child, S);
+  }
+
+  /// A local of the function given one value at its declaration.
+  const VarDecl *cachedImmutableLocal(const Expr *E) const {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || isa<ParmVarDecl>(Var) || !Var->isLocalVarDecl() ||
+        Var->getType()->isReferenceType() || !Var->getInit() ||
+        Var->getParentFunctionOrMethod() != FD || NotOnlyRead.contains(Var))
+      return nullptr;
+    return Var;
+  }
 
   // --- compiling ------------------------------------------------------------
 
@@ -599,7 +634,7 @@ struct WarpLaneSets::Impl {
       N.C = C;
       return add(P, N, T);
     }
-    if (const VarDecl *Var = immutableLocal(E, FD, Mutations))
+    if (const VarDecl *Var = cachedImmutableLocal(E))
       return compile(P, Var->getInit(), Depth + 1);
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       // thread_rank() is a static member in CUDA 13 (a plain call through a
