@@ -660,7 +660,7 @@ AsyncCopyAnalysis::Impl::accessAt(const DeclRefExpr *Ref,
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(PE)) {
       // Loading a pointer variable is not an access to what it points to.
       if (Cast->getCastKind() == CK_LValueToRValue &&
-          !(E == Ref && Var->getType()->isPointerType()))
+          (E != Ref || !Var->getType()->isPointerType()))
         break;
       E = PE;
       continue;
@@ -814,7 +814,7 @@ void AsyncCopyAnalysis::Impl::apply(const Stmt *Element, State &S,
                                     bool Record) {
   if (const auto *Call = dyn_cast<CallExpr>(Element)) {
     if (auto It = CopyIndex.find(Call); It != CopyIndex.end()) {
-      CopySet Bit = CopySet(1) << It->second;
+      CopySet Bit = static_cast<CopySet>(1) << It->second;
       const AsyncCopy &Copy = Copies[It->second];
       for (Queue &Q : S) {
         switch (Copy.Api) {
