@@ -17,8 +17,8 @@
 #include "checks/MemcpyAsyncWaitCheck.h"
 #include "checks/PreferTileCollectivesCheck.h"
 #include "checks/SharedMemoryRaceCheck.h"
-
 #include "checks/WarpMaskMismatchCheck.h"
+
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
