@@ -22,7 +22,8 @@ CHECKS = ["cuda-divergent-barrier", "cuda-full-warp-mask", "cuda-group-by-value"
           "cuda-memcpy-async-wait", "cuda-cluster-exit-sync",
           "cuda-warp-mask-mismatch"]
 # Off in the default set, listed when --checks=cuda-* turns every check on.
-OPT_IN_CHECKS = ["cuda-prefer-tile-collectives", "cuda-shared-memory-race"]
+OPT_IN_CHECKS = ["cuda-prefer-tile-collectives", "cuda-shared-memory-race",
+                 "cuda-implicit-warp-sync"]
 
 
 def main(argv):
