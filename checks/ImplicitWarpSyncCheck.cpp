@@ -223,11 +223,16 @@ void ImplicitWarpSyncCheck::report(
                              BinaryOperator::getOpForCompoundAssignment(
                                  Update->getOpcode()))
                              .str();
-        std::string Text =
-            (Prefix.empty() ? "" : Prefix + " ") + "{ " +
-            Type.getAsString(Ctx.getPrintingPolicy()) + " warpSyncValue = " +
-            L.str() + " " + Op + " (" + R.str() + "); __syncwarp(); " + L.str() +
-            " = warpSyncValue; __syncwarp(); }";
+        std::string Text = Prefix.empty() ? "" : Prefix + " ";
+        Text += "{ ";
+        Text += Type.getAsString(Ctx.getPrintingPolicy());
+        Text += " warpSyncValue = ";
+        Text += L;
+        Text += " " + Op + " (";
+        Text += R;
+        Text += "); __syncwarp(); ";
+        Text += L;
+        Text += " = warpSyncValue; __syncwarp(); }";
         // The statement with its semicolon.
         SourceLocation End = Lexer::findLocationAfterToken(
             Statement->getEndLoc(), tok::semi, SM, Ctx.getLangOpts(), false);
