@@ -109,7 +109,8 @@ struct SharedAccessAnalysis::Impl {
   /// of the callee alone assumes uniform).
   bool uniformAt(const FunctionDivergence &Owner, const Expr *E, Scope S) const {
     Uniformity U = Owner.uniformityOf(E);
-    return U.isUniformAt(S) && !(Opts.Call && &Owner == D && U.dependsOnSymbols());
+    return U.isUniformAt(S) &&
+           (!Opts.Call || &Owner != D || !U.dependsOnSymbols());
   }
   llvm::DenseMap<const FunctionDecl *, bool> SyncsWarp;
   std::unique_ptr<ParentMap> Parents;
@@ -573,7 +574,7 @@ const VarDecl *SharedAccessAnalysis::Impl::resolveArray(
   if (!E || Depth > 4)
     return nullptr;
   E = E->IgnoreParenCasts();
-  const DeclRefExpr *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
   if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
       AddrOf && AddrOf->getOpcode() == UO_AddrOf) {
     // &s[0]
