@@ -91,11 +91,24 @@ mergeCommandFindings(std::vector<CommandFindings> Commands) {
       Error.Notes.push_back(std::move(Note));
     }
 
-  // The keys are distinct after the merge: a plain sort is deterministic.
-  llvm::sort(Merged, [](const ClangTidyError &A, const ClangTidyError &B) {
-    return keyOf(A) < keyOf(B);
+  // One command: clang-tidy's own order, untouched (findings of two checks
+  // at one place keep the order the consumer gave them; the cache-identity
+  // test compares it with plain clang-tidy's). Several: by place, each
+  // command's order kept within a place.
+  if (Commands.size() <= 1)
+    return Merged;
+  std::vector<size_t> Order(Merged.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::sort(Order, [&](size_t A, size_t B) {
+    return std::tie(Merged[A].Message.FilePath, Merged[A].Message.FileOffset, A) <
+           std::tie(Merged[B].Message.FilePath, Merged[B].Message.FileOffset, B);
   });
-  return Merged;
+  std::vector<ClangTidyError> Sorted;
+  Sorted.reserve(Merged.size());
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Merged[I]));
+  return Sorted;
 }
 
 } // namespace clang::tidy::cuda::driver
