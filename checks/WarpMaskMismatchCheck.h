@@ -25,10 +25,17 @@
 #ifndef CUDA_TIDY_CHECKS_WARPMASKMISMATCHCHECK_H
 #define CUDA_TIDY_CHECKS_WARPMASKMISMATCHCHECK_H
 
+#include "checks/analysis/WarpLaneSets.h"
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <memory>
 
 namespace clang::tidy::cuda {
+
+namespace analysis {
+class AnalysisManager;
+} // namespace analysis
 
 class WarpMaskMismatchCheck : public ClangTidyCheck {
 public:
@@ -39,7 +46,7 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
+  void onStartOfTranslationUnit() override;
 
 private:
   /// Report `__activemask()` masks of shuffles (option ReportActiveMask).
@@ -50,6 +57,37 @@ private:
   /// Sites already reported in this TU (a template's instantiations share
   /// them).
   llvm::DenseSet<unsigned> Reported;
+
+  /// Whether \p FD calls a masked warp intrinsic, or a function that does
+  /// within the context depth left after \p Depth calls.
+  bool reachesIntrinsics(const FunctionDecl *FD, unsigned Depth,
+                         analysis::AnalysisManager &Manager);
+  /// \p FD walked alone, and \p Callee walked as \p Call (in \p Caller,
+  /// walked alone) makes it; kept for the TU.
+  const analysis::WarpLaneSets &ownWalk(const FunctionDecl *FD,
+                                        analysis::AnalysisManager &Manager);
+  const analysis::WarpLaneSets &callWalk(const CallExpr *Call,
+                                         const FunctionDecl *Callee,
+                                         const FunctionDecl *Caller,
+                                         analysis::AnalysisManager &Manager);
+  /// Reports, at \p Outer (a call of the function being checked), the
+  /// first intrinsic of \p Callee that \p Call (in \p Caller) makes wrong
+  /// and that neither \p Callee alone nor a shorter chain of calls does;
+  /// follows \p Callee's calls. True when it reported.
+  bool reportThroughCall(const CallExpr *Outer, const CallExpr *Call,
+                         const FunctionDecl *Caller,
+                         const FunctionDecl *Callee, unsigned Depth,
+                         bool Aligned, analysis::AnalysisManager &Manager);
+
+  llvm::DenseMap<const FunctionDecl *,
+                 std::unique_ptr<analysis::WarpLaneSets>>
+      OwnWalks;
+  llvm::DenseMap<const CallExpr *, std::unique_ptr<analysis::WarpLaneSets>>
+      CallWalks;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> HasSites;
+  /// While a chain of calls is followed: the walk of the function that
+  /// makes the call being followed.
+  const analysis::WarpLaneSets *ChainCaller = nullptr;
 };
 
 } // namespace clang::tidy::cuda

@@ -6,6 +6,7 @@
 #include "checks/analysis/CooperativeGroups.h"
 #include "checks/analysis/CudaBuiltins.h"
 #include "checks/analysis/DivergenceAnalysis.h"
+#include "checks/analysis/WarpMasks.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -16,6 +17,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <vector>
 
@@ -163,7 +165,18 @@ namespace {
 /// An integer expression of threadIdx.x, compiled for evaluation at every
 /// thread of a row.
 struct Node {
-  enum Kind : uint8_t { Const, Tid, Unary, Binary, Cond, Cast, ToBool, Ballot };
+  enum Kind : uint8_t {
+    Const,
+    Tid,
+    Unary,
+    Binary,
+    Cond,
+    Cast,
+    ToBool,
+    Ballot,
+    /// A value not followed: a multiple of 2^Value, nothing more known.
+    Opaque
+  };
   Kind K = Const;
   unsigned Op = 0;
   int A = -1, B = -1, C = -1;
@@ -173,6 +186,8 @@ struct Node {
   bool Signed = true;
   /// Ballot: the lanes that reach the ballot (exactly).
   const WarpLanes *Voters = nullptr;
+  /// Opaque: the value is not negative.
+  bool NonNeg = false;
 };
 
 int64_t normalize(int64_t V, unsigned Width, bool Signed) {
@@ -185,153 +200,72 @@ int64_t normalize(int64_t V, unsigned Width, bool Signed) {
   return static_cast<int64_t>(U);
 }
 
-struct Program {
-  std::vector<Node> Nodes;
-  int Root = -1;
-
-  std::optional<int64_t> eval(int N, unsigned Tid, unsigned Depth = 0) const;
-};
-
-std::optional<int64_t> Program::eval(int N, unsigned Tid,
-                                     unsigned Depth) const {
-  if (N < 0 || Depth > 64)
-    return std::nullopt;
-  const Node &X = Nodes[N];
-  switch (X.K) {
-  case Node::Const:
-    return X.Value;
-  case Node::Tid:
-    return normalize(Tid, X.Width, X.Signed);
-  case Node::ToBool: {
-    auto V = eval(X.A, Tid, Depth + 1);
-    if (!V)
-      return std::nullopt;
-    return *V != 0 ? 1 : 0;
-  }
-  case Node::Cast: {
-    auto V = eval(X.A, Tid, Depth + 1);
-    if (!V)
-      return std::nullopt;
-    return normalize(*V, X.Width, X.Signed);
-  }
-  case Node::Unary: {
-    auto V = eval(X.A, Tid, Depth + 1);
-    if (!V)
-      return std::nullopt;
-    switch (static_cast<UnaryOperatorKind>(X.Op)) {
-    case UO_Minus:
-      return normalize(static_cast<int64_t>(0 - static_cast<uint64_t>(*V)),
-                       X.Width, X.Signed);
-    case UO_Not:
-      return normalize(~*V, X.Width, X.Signed);
-    case UO_LNot:
-      return *V == 0 ? 1 : 0;
-    case UO_Plus:
-      return V;
-    default:
-      return std::nullopt;
-    }
-  }
-  case Node::Cond: {
-    auto C = eval(X.A, Tid, Depth + 1);
-    if (!C)
-      return std::nullopt;
-    return eval(*C ? X.B : X.C, Tid, Depth + 1);
-  }
-  case Node::Ballot: {
-    unsigned Warp = Tid / 32;
-    auto Mask = eval(X.A, Tid, Depth + 1);
-    if (!Mask || !X.Voters)
-      return std::nullopt;
-    LaneBits Voting = X.Voters->Bits[Warp] & static_cast<LaneBits>(*Mask);
-    LaneBits Result = 0;
-    for (unsigned L = 0; L < 32; ++L) {
-      if (!(Voting >> L & 1))
-        continue;
-      auto P = eval(X.B, Warp * 32 + L, Depth + 1);
-      if (!P)
-        return std::nullopt;
-      if (*P)
-        Result |= static_cast<LaneBits>(1) << L;
-    }
-    return normalize(Result, X.Width, X.Signed);
-  }
-  case Node::Binary:
-    break;
-  }
-  auto Op = static_cast<BinaryOperatorKind>(X.Op);
-  auto L = eval(X.A, Tid, Depth + 1);
-  if (!L)
-    return std::nullopt;
-  if (Op == BO_LAnd && !*L)
-    return 0;
-  if (Op == BO_LOr && *L)
-    return 1;
-  auto R = eval(X.B, Tid, Depth + 1);
-  if (!R)
-    return std::nullopt;
-  const Node &LN = Nodes[X.A];
-  bool OperandSigned = LN.Signed;
-  auto UL = static_cast<uint64_t>(*L);
-  auto UR = static_cast<uint64_t>(*R);
+/// A binary operator on exact operands, in the result's type; nullopt when
+/// undefined (division by zero, an out-of-range shift).
+std::optional<int64_t> evalExact(BinaryOperatorKind Op, int64_t LV,
+                                 int64_t RV, const Node &LN,
+                                 bool OperandSigned, unsigned Width,
+                                 bool Signed) {
+  auto UL = static_cast<uint64_t>(LV);
+  auto UR = static_cast<uint64_t>(RV);
   switch (Op) {
   case BO_LAnd:
   case BO_LOr:
-    return *R != 0 ? 1 : 0;
+    return RV != 0 ? 1 : 0;
   case BO_Mul:
-    return normalize(static_cast<int64_t>(UL * UR), X.Width, X.Signed);
+    return normalize(static_cast<int64_t>(UL * UR), Width, Signed);
   case BO_Add:
-    return normalize(static_cast<int64_t>(UL + UR), X.Width, X.Signed);
+    return normalize(static_cast<int64_t>(UL + UR), Width, Signed);
   case BO_Sub:
-    return normalize(static_cast<int64_t>(UL - UR), X.Width, X.Signed);
+    return normalize(static_cast<int64_t>(UL - UR), Width, Signed);
   case BO_Div:
   case BO_Rem: {
-    if (*R == 0)
+    if (RV == 0)
       return std::nullopt;
     if (OperandSigned) {
-      if (*R == -1 && *L == INT64_MIN)
+      if (RV == -1 && LV == INT64_MIN)
         return std::nullopt;
-      return normalize(Op == BO_Div ? *L / *R : *L % *R, X.Width, X.Signed);
+      return normalize(Op == BO_Div ? LV / RV : LV % RV, Width, Signed);
     }
     uint64_t Mask = LN.Width >= 64 ? ~static_cast<uint64_t>(0)
                                    : (static_cast<uint64_t>(1) << LN.Width) - 1;
     UL &= Mask;
     UR &= Mask;
     return normalize(static_cast<int64_t>(Op == BO_Div ? UL / UR : UL % UR),
-                     X.Width, X.Signed);
+                     Width, Signed);
   }
   case BO_Shl:
   case BO_Shr: {
-    if (*R < 0 || static_cast<uint64_t>(*R) >= LN.Width)
+    if (RV < 0 || static_cast<uint64_t>(RV) >= LN.Width)
       return std::nullopt;
     if (Op == BO_Shl)
-      return normalize(static_cast<int64_t>(UL << *R), X.Width, X.Signed);
+      return normalize(static_cast<int64_t>(UL << RV), Width, Signed);
     if (OperandSigned)
-      return normalize(*L >> *R, X.Width, X.Signed);
+      return normalize(LV >> RV, Width, Signed);
     uint64_t Mask = LN.Width >= 64 ? ~static_cast<uint64_t>(0)
                                    : (static_cast<uint64_t>(1) << LN.Width) - 1;
-    return normalize(static_cast<int64_t>((UL & Mask) >> *R), X.Width,
-                     X.Signed);
+    return normalize(static_cast<int64_t>((UL & Mask) >> RV), Width,
+                     Signed);
   }
   case BO_And:
-    return normalize(*L & *R, X.Width, X.Signed);
+    return normalize(LV & RV, Width, Signed);
   case BO_Or:
-    return normalize(*L | *R, X.Width, X.Signed);
+    return normalize(LV | RV, Width, Signed);
   case BO_Xor:
-    return normalize(*L ^ *R, X.Width, X.Signed);
+    return normalize(LV ^ RV, Width, Signed);
   case BO_Comma:
-    return R;
+    return RV;
   case BO_EQ:
-    return *L == *R;
+    return LV == RV;
   case BO_NE:
-    return *L != *R;
+    return LV != RV;
   case BO_LT:
   case BO_GT:
   case BO_LE:
   case BO_GE: {
     int Cmp;
     if (OperandSigned) {
-      Cmp = *L < *R ? -1 : *L > *R ? 1 : 0;
+      Cmp = LV < RV ? -1 : LV > RV ? 1 : 0;
     } else {
       uint64_t Mask = LN.Width >= 64 ? ~static_cast<uint64_t>(0)
                                      : (static_cast<uint64_t>(1) << LN.Width) - 1;
@@ -353,6 +287,253 @@ std::optional<int64_t> Program::eval(int N, unsigned Tid,
   default:
     return std::nullopt;
   }
+}
+
+/// A value at one thread: exact, or known only modulo 2^Known (its low
+/// Known bits). `blockIdx.x * blockDim.x + threadIdx.x` is threadIdx.x
+/// modulo the alignment of blockDim.x: its `% 32` and `& 31` are exact
+/// when blockDim.x is a known multiple of 32, whatever the block.
+struct Val {
+  int64_t V = 0;
+  unsigned Known = 64;
+  /// Not negative (thread and block indices, and what sums, products and
+  /// masks of them give: indices are taken not to overflow).
+  bool NonNeg = false;
+
+  bool exact() const { return Known >= 64; }
+  static Val exactly(int64_t V) { return Val{V, 64, V >= 0}; }
+  static Val unknown() { return Val{0, 0, false}; }
+};
+
+/// Trailing zero bits of \p X as far as they are known.
+unsigned knownTrailingZeros(const Val &X) {
+  unsigned Zeros = X.V == 0 ? 64 : llvm::countr_zero(static_cast<uint64_t>(X.V));
+  return std::min(Zeros, X.Known);
+}
+
+struct Program {
+  std::vector<Node> Nodes;
+  int Root = -1;
+
+  /// The exact value of node \p N at thread \p Tid; nullopt when it is
+  /// undefined there or not known exactly.
+  std::optional<int64_t> eval(int N, unsigned Tid) const {
+    std::optional<Val> V = evalPart(N, Tid, 0);
+    if (!V || !V->exact())
+      return std::nullopt;
+    return V->V;
+  }
+  /// As eval, telling an undefined value (nullopt) from one known only in
+  /// part (a Val that is not exact).
+  std::optional<Val> evalPart(int N, unsigned Tid, unsigned Depth) const;
+};
+
+/// \p X converted to a result of \p Width bits: exact once its known bits
+/// cover the width.
+Val normalized(Val X, unsigned Width, bool Signed) {
+  X.V = normalize(X.V, Width, Signed);
+  if (X.Known >= Width)
+    X.Known = 64;
+  if (X.exact())
+    X.NonNeg = X.V >= 0;
+  return X;
+}
+
+std::optional<Val> Program::evalPart(int N, unsigned Tid,
+                                     unsigned Depth) const {
+  if (N < 0 || Depth > 64)
+    return std::nullopt;
+  const Node &X = Nodes[N];
+  switch (X.K) {
+  case Node::Const:
+    return Val::exactly(X.Value);
+  case Node::Tid:
+    return Val::exactly(normalize(Tid, X.Width, X.Signed));
+  case Node::Opaque:
+    // A multiple of 2^Value (an index's alignment), unknown otherwise.
+    return Val{0, static_cast<unsigned>(X.Value), X.NonNeg};
+  case Node::ToBool: {
+    auto V = evalPart(X.A, Tid, Depth + 1);
+    if (!V)
+      return std::nullopt;
+    if (V->exact())
+      return Val::exactly(V->V != 0 ? 1 : 0);
+    uint64_t Low = V->Known >= 64 ? ~static_cast<uint64_t>(0)
+                                  : (static_cast<uint64_t>(1) << V->Known) - 1;
+    if (static_cast<uint64_t>(V->V) & Low)
+      return Val::exactly(1);
+    return Val::unknown();
+  }
+  case Node::Cast: {
+    auto V = evalPart(X.A, Tid, Depth + 1);
+    if (!V)
+      return std::nullopt;
+    return normalized(*V, X.Width, X.Signed);
+  }
+  case Node::Unary: {
+    auto V = evalPart(X.A, Tid, Depth + 1);
+    if (!V)
+      return std::nullopt;
+    auto Op = static_cast<UnaryOperatorKind>(X.Op);
+    if (!V->exact() && Op != UO_Plus) {
+      if (Op == UO_LNot)
+        return Val::unknown();
+      // -x and ~x keep the low bits' dependence on the known ones.
+      Val R = *V;
+      R.V = Op == UO_Minus ? static_cast<int64_t>(0 - static_cast<uint64_t>(R.V))
+                           : ~R.V;
+      R.NonNeg = false;
+      return normalized(R, X.Width, X.Signed);
+    }
+    switch (Op) {
+    case UO_Minus:
+      return Val::exactly(normalize(
+          static_cast<int64_t>(0 - static_cast<uint64_t>(V->V)), X.Width,
+          X.Signed));
+    case UO_Not:
+      return Val::exactly(normalize(~V->V, X.Width, X.Signed));
+    case UO_LNot:
+      return Val::exactly(V->V == 0 ? 1 : 0);
+    case UO_Plus:
+      return V;
+    default:
+      return std::nullopt;
+    }
+  }
+  case Node::Cond: {
+    auto C = evalPart(X.A, Tid, Depth + 1);
+    if (!C)
+      return std::nullopt;
+    if (!C->exact())
+      return Val::unknown();
+    return evalPart(C->V ? X.B : X.C, Tid, Depth + 1);
+  }
+  case Node::Ballot: {
+    unsigned Warp = Tid / 32;
+    auto Mask = eval(X.A, Tid);
+    if (!Mask || !X.Voters)
+      return std::nullopt;
+    LaneBits Voting = X.Voters->Bits[Warp] & static_cast<LaneBits>(*Mask);
+    LaneBits Result = 0;
+    for (unsigned L = 0; L < 32; ++L) {
+      if (!(Voting >> L & 1))
+        continue;
+      auto P = eval(X.B, Warp * 32 + L);
+      if (!P)
+        return std::nullopt;
+      if (*P)
+        Result |= static_cast<LaneBits>(1) << L;
+    }
+    return Val::exactly(normalize(Result, X.Width, X.Signed));
+  }
+  case Node::Binary:
+    break;
+  }
+  auto Op = static_cast<BinaryOperatorKind>(X.Op);
+  auto LP = evalPart(X.A, Tid, Depth + 1);
+  if (!LP)
+    return std::nullopt;
+  if (LP->exact() && Op == BO_LAnd && !LP->V)
+    return Val::exactly(0);
+  if (LP->exact() && Op == BO_LOr && LP->V)
+    return Val::exactly(1);
+  auto RP = evalPart(X.B, Tid, Depth + 1);
+  if (!RP)
+    return std::nullopt;
+  const Node &LN = Nodes[X.A];
+  bool OperandSigned = LN.Signed;
+  if (!LP->exact() || !RP->exact()) {
+    // Known in part: what the low bits still decide.
+    const Val &L = *LP;
+    const Val &R = *RP;
+    Val Out = Val::unknown();
+    switch (Op) {
+    case BO_LAnd:
+      if (R.exact() && !R.V)
+        return Val::exactly(0);
+      return Val::unknown();
+    case BO_LOr:
+      if (R.exact() && R.V)
+        return Val::exactly(1);
+      return Val::unknown();
+    case BO_Add:
+    case BO_Sub:
+      Out.V = Op == BO_Add ? static_cast<int64_t>(static_cast<uint64_t>(L.V) +
+                                                  static_cast<uint64_t>(R.V))
+                           : static_cast<int64_t>(static_cast<uint64_t>(L.V) -
+                                                  static_cast<uint64_t>(R.V));
+      Out.Known = std::min(L.Known, R.Known);
+      Out.NonNeg = Op == BO_Add && L.NonNeg && R.NonNeg;
+      break;
+    case BO_Mul: {
+      // (a + 2^ka x)(b + 2^kb y) = ab + a 2^kb y + b 2^ka x + 2^(ka+kb) xy.
+      Out.V = static_cast<int64_t>(static_cast<uint64_t>(L.V) *
+                                   static_cast<uint64_t>(R.V));
+      uint64_t Known = std::min<uint64_t>(
+          {static_cast<uint64_t>(L.Known) + knownTrailingZeros(R),
+           static_cast<uint64_t>(R.Known) + knownTrailingZeros(L),
+           static_cast<uint64_t>(L.Known) + R.Known});
+      Out.Known = static_cast<unsigned>(std::min<uint64_t>(Known, 64));
+      Out.NonNeg = L.NonNeg && R.NonNeg;
+      break;
+    }
+    case BO_Shl:
+      if (!R.exact() || R.V < 0 || static_cast<uint64_t>(R.V) >= LN.Width)
+        return Val::unknown();
+      Out.V = static_cast<int64_t>(static_cast<uint64_t>(L.V) << R.V);
+      Out.Known = static_cast<unsigned>(
+          std::min<uint64_t>(static_cast<uint64_t>(L.Known) + R.V, 64));
+      Out.NonNeg = L.NonNeg;
+      break;
+    case BO_Shr:
+      if (!R.exact() || R.V < 0 || static_cast<uint64_t>(R.V) >= LN.Width)
+        return Val::unknown();
+      Out.V = L.V >> R.V;
+      Out.Known = L.Known > R.V ? L.Known - static_cast<unsigned>(R.V) : 0;
+      Out.NonNeg = L.NonNeg;
+      break;
+    case BO_Rem: {
+      // x mod 2^j is x's low j bits, for x not negative.
+      if (!R.exact() || R.V <= 0 ||
+          !llvm::isPowerOf2_64(static_cast<uint64_t>(R.V)) ||
+          (OperandSigned && !L.NonNeg) || !RP->exact())
+        return Val::unknown();
+      unsigned J = llvm::Log2_64(static_cast<uint64_t>(R.V));
+      if (L.Known < J)
+        return Val::unknown();
+      return Val::exactly(normalize(L.V & (R.V - 1), X.Width, X.Signed));
+    }
+    case BO_And: {
+      // A mask below 2^Known of the other side picks known bits only.
+      for (const auto &[Exact, Part] : {std::pair(&R, &L), std::pair(&L, &R)})
+        if (Exact->exact() && Exact->V >= 0 &&
+            (Part->Known >= 63 ||
+             static_cast<uint64_t>(Exact->V) < (static_cast<uint64_t>(1)
+                                                 << Part->Known)))
+          return Val::exactly(normalize(L.V & R.V, X.Width, X.Signed));
+      Out.V = L.V & R.V;
+      Out.Known = std::min(L.Known, R.Known);
+      Out.NonNeg = L.NonNeg || R.NonNeg;
+      break;
+    }
+    case BO_Or:
+    case BO_Xor:
+      Out.V = Op == BO_Or ? (L.V | R.V) : (L.V ^ R.V);
+      Out.Known = std::min(L.Known, R.Known);
+      Out.NonNeg = L.NonNeg && R.NonNeg;
+      break;
+    case BO_Comma:
+      return R;
+    default:
+      return Val::unknown();
+    }
+    return normalized(Out, X.Width, X.Signed);
+  }
+  std::optional<int64_t> Exact =
+      evalExact(Op, LP->V, RP->V, LN, OperandSigned, X.Width, X.Signed);
+  if (!Exact)
+    return std::nullopt;
+  return Val::exactly(*Exact);
 }
 
 /// The lanes a state's warps arrive with.
@@ -451,6 +632,14 @@ struct WarpLaneSets::Impl {
       // several rows: threadIdx.x is not the lane.
       ThreadIdxIsRowIndex = Y.Exact == 1u && Z.Exact == 1u;
     }
+    for (unsigned Dim = 0; Dim < 3; ++Dim) {
+      BlockExtentFact Extent = Manager.blockExtent(FD, Dim);
+      uint64_t Factor = Extent.Exact ? *Extent.Exact : Extent.Factor;
+      BlockDimAlignLog2[Dim] =
+          Factor ? llvm::countr_zero(Factor) : 0;
+    }
+    if (Manager.rowsAreWarpAligned(FD))
+      BlockDimAlignLog2[0] = std::max(BlockDimAlignLog2[0], 5u);
   }
 
   const FunctionDecl *FD;
@@ -458,7 +647,14 @@ struct WarpLaneSets::Impl {
   AnalysisManager &Manager;
   const FunctionDivergence *D;
   bool IsKernel;
+  /// Call-site context: the call that makes FD's walk, and the walk of the
+  /// function that makes it (which evaluates the call's arguments).
+  const CallExpr *Site = nullptr;
+  Impl *CallerP = nullptr;
   bool ThreadIdxIsRowIndex = true;
+  /// log2 of the power of two blockDim.x, .y and .z are known multiples of
+  /// (the TU's launches, checks and the AssumeBlockDimXMultipleOf32 option).
+  std::array<unsigned, 3> BlockDimAlignLog2{};
 
   llvm::DenseMap<const CallExpr *, LaneReach> Reach;
   std::vector<const CallExpr *> Order;
@@ -511,6 +707,45 @@ struct WarpLaneSets::Impl {
     return Var;
   }
 
+  /// In call-site context, what the call binds to the parameter \p E reads
+  /// (a parameter FD never writes, not a reference).
+  const Expr *boundParameter(const Expr *E) const {
+    if (!Site || !CallerP)
+      return nullptr;
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Param =
+        Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || Param->getDeclContext() != FD ||
+        Param->getType()->isReferenceType() || NotOnlyRead.contains(Param))
+      return nullptr;
+    return boundArgument(Site, Param->getFunctionScopeIndex());
+  }
+
+  /// In call-site context, whether the inputs \p Symbols (FD's parameters)
+  /// are bound to values uniform across the warp, through every call of
+  /// the chain; outside it they read as uniform, as in the divergence
+  /// analysis.
+  bool symbolsUniform(uint64_t Symbols) const {
+    if (!Site || !CallerP || !CallerP->D || !CallerP->D->isAnalyzed())
+      return true;
+    for (unsigned I = 0; I < 64; ++I) {
+      if (!(Symbols >> I & 1))
+        continue;
+      // The argument as the caller's analysis has it (its bindings keep
+      // only the inputs a summary needs). A default is a constant.
+      const Expr *Arg = I < 32 ? boundArgument(Site, I) : nullptr;
+      if (!Arg)
+        return false;
+      if (I < Site->getNumArgs() && isa<CXXDefaultArgExpr>(Site->getArg(I)))
+        continue;
+      Uniformity Bound = CallerP->D->uniformityOf(Arg);
+      if (!Bound.isUniformAt(Level::warp()) ||
+          !CallerP->symbolsUniform(Bound.symbols()))
+        return false;
+    }
+    return true;
+  }
+
   // --- compiling ------------------------------------------------------------
 
   int add(Program &P, Node N, QualType T) const {
@@ -525,7 +760,30 @@ struct WarpLaneSets::Impl {
     return static_cast<int>(P.Nodes.size() - 1);
   }
 
+  /// A node for \p E: its value, or, for an integer expression not
+  /// followed, an opaque node that keeps what its alignment says
+  /// (blockDim.x as the launches show it, blockIdx.x as nothing).
   int compile(Program &P, const Expr *E, unsigned Depth) {
+    int N = compileValue(P, E, Depth);
+    if (N >= 0 || !E)
+      return N;
+    E = E->IgnoreParens();
+    QualType T = E->getType();
+    if (!T->isIntegerType() || E->isValueDependent() || E->isTypeDependent())
+      return -1;
+    Node Opaque;
+    Opaque.K = Node::Opaque;
+    if (std::optional<BuiltinIndexRead> Read = asBuiltinIndexRead(E)) {
+      Opaque.NonNeg = true;
+      if (Read->Var == BuiltinIndexRead::BlockDim)
+        Opaque.Value = BlockDimAlignLog2[Read->Component == 'x'   ? 0
+                                         : Read->Component == 'y' ? 1
+                                                                  : 2];
+    }
+    return add(P, Opaque, T);
+  }
+
+  int compileValue(Program &P, const Expr *E, unsigned Depth) {
     if (!E || Depth > 24)
       return -1;
     E = E->IgnoreParens();
@@ -636,6 +894,8 @@ struct WarpLaneSets::Impl {
     }
     if (const VarDecl *Var = cachedImmutableLocal(E))
       return compile(P, Var->getInit(), Depth + 1);
+    if (const Expr *Bound = boundParameter(E))
+      return CallerP->compile(P, Bound, Depth + 1);
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       // thread_rank() is a static member in CUDA 13 (a plain call through a
       // member expression), an ordinary member elsewhere.
@@ -732,22 +992,29 @@ struct WarpLaneSets::Impl {
     if (P.Root >= 0) {
       WarpLanes Holds;
       WarpLanes Undefined;
-      for (unsigned Tid = 0; Tid < ThreadsPerRow; ++Tid) {
-        std::optional<int64_t> V = P.eval(P.Root, Tid);
+      bool Decided = true;
+      for (unsigned Tid = 0; Tid < ThreadsPerRow && Decided; ++Tid) {
+        std::optional<Val> V = P.evalPart(P.Root, Tid, 0);
         LaneBits Bit = static_cast<LaneBits>(1) << (Tid % 32);
+        // Known only in part (it depends on the block, or on data): not
+        // decoded at all.
+        Decided = !V || V->exact();
         if (!V)
           Undefined.Bits[Tid / 32] |= Bit;
-        else if (*V)
+        else if (V->V)
           Holds.Bits[Tid / 32] |= Bit;
       }
-      Result = std::make_pair(Holds, Undefined);
+      if (Decided)
+        Result = std::make_pair(Holds, Undefined);
     }
     return ConditionCache[Cond] = Result;
   }
 
   bool isWarpUniform(const Expr *Cond) const {
-    return D && D->isAnalyzed() &&
-           D->uniformityOf(Cond).isUniformAt(Level::warp());
+    if (!D || !D->isAnalyzed())
+      return false;
+    Uniformity U = D->uniformityOf(Cond);
+    return U.isUniformAt(Level::warp()) && symbolsUniform(U.symbols());
   }
 
   /// The lanes of \p In for which \p Cond is \p Holds.
@@ -1032,6 +1299,18 @@ struct WarpLaneSets::Impl {
 
   void run() {
     State Entry;
+    if (Site && CallerP) {
+      // The lanes the caller brings (none when it never gets to the call).
+      auto Found = CallerP->Reach.find(Site);
+      Entry.Lanes = WarpLanes();
+      if (Found != CallerP->Reach.end()) {
+        Entry.Lanes = Found->second.Lanes;
+        Entry.Exited = Found->second.Exited;
+        Entry.Exact = Found->second.Exact;
+        Entry.Guard = Found->second.Guard;
+        Entry.GuardHolds = Found->second.GuardHolds;
+      }
+    }
     if (containsGoto(FD->getBody()))
       Entry.Exact = false;
     walk(FD->getBody(), Entry);
@@ -1041,6 +1320,17 @@ struct WarpLaneSets::Impl {
 WarpLaneSets::WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
                            AnalysisManager &Manager)
     : P(std::make_unique<Impl>(FD, Ctx, Manager)) {
+  P->run();
+}
+
+WarpLaneSets::WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
+                           AnalysisManager &Manager, const CallExpr *Call,
+                           const WarpLaneSets &Caller)
+    : P(std::make_unique<Impl>(FD, Ctx, Manager)) {
+  P->Site = Call;
+  P->CallerP = Caller.P.get();
+  P->ThreadIdxIsRowIndex = P->CallerP->ThreadIdxIsRowIndex;
+  P->BlockDimAlignLog2 = P->CallerP->BlockDimAlignLog2;
   P->run();
 }
 
@@ -1067,6 +1357,122 @@ WarpLaneSets::valuesAt(const Expr *E) const {
     Values[Tid] = static_cast<uint32_t>(*V);
   }
   return Values;
+}
+
+namespace {
+
+enum class ShuffleMode { Idx, Up, Down, Xor };
+
+/// The lane \p Lane reads in a shuffle of \p Mode with source operand
+/// \p B (srcLane, delta or lane mask) and width \p Width (a power of two),
+/// as PTX's shfl.sync computes it; nullopt when it keeps its own value.
+std::optional<unsigned> shuffleSource(ShuffleMode Mode, unsigned Lane,
+                                      uint32_t B, unsigned Width) {
+  unsigned Start = Lane & ~(Width - 1);
+  unsigned End = Start + Width - 1;
+  int J = 0;
+  switch (Mode) {
+  case ShuffleMode::Idx:
+    return Start | (B & (Width - 1));
+  case ShuffleMode::Up:
+    J = static_cast<int>(Lane) - static_cast<int>(B & 31);
+    if (J < static_cast<int>(Start))
+      return std::nullopt;
+    break;
+  case ShuffleMode::Down:
+    J = static_cast<int>(Lane + (B & 31));
+    if (J > static_cast<int>(End))
+      return std::nullopt;
+    break;
+  case ShuffleMode::Xor:
+    // A lane may read an earlier segment, not a later one.
+    J = static_cast<int>(Lane ^ (B & 31));
+    if (J > static_cast<int>(End))
+      return std::nullopt;
+    break;
+  }
+  return static_cast<unsigned>(J);
+}
+
+} // namespace
+
+std::optional<ShuffleReadProblem>
+WarpLaneSets::shuffleReadProblem(const CallExpr *Call) const {
+  llvm::StringRef Name = maskedWarpIntrinsicName(Call->getDirectCallee());
+  if (!Name.starts_with("__shfl") || Call->getNumArgs() < 3)
+    return std::nullopt;
+  ShuffleMode Mode = Name == "__shfl_up_sync"     ? ShuffleMode::Up
+                     : Name == "__shfl_down_sync" ? ShuffleMode::Down
+                     : Name == "__shfl_xor_sync"  ? ShuffleMode::Xor
+                                                  : ShuffleMode::Idx;
+  std::optional<LaneReach> Reach = reachOf(Call);
+  auto Masks = valuesAt(Call->getArg(0));
+  if (!Reach || !Masks)
+    return std::nullopt;
+  unsigned Width = 32;
+  if (Call->getNumArgs() >= 4 && !isa<CXXDefaultArgExpr>(Call->getArg(3))) {
+    auto Widths = valuesAt(Call->getArg(3));
+    if (!Widths)
+      return std::nullopt;
+    uint32_t W = (*Widths)[0];
+    if (!llvm::all_of(*Widths, [&](uint32_t V) { return V == W; }) || W < 1 ||
+        W > 32 || (W & (W - 1)) != 0)
+      return std::nullopt;
+    Width = W;
+  }
+  // With a width of 32 an up, down or xor shuffle in a sub-warp reduction
+  // reads lanes past the mask's end into lanes whose results are dropped:
+  // the idiom, not a finding. Broadcasts and narrower segments are checked.
+  if (Width == 32 && Mode != ShuffleMode::Idx)
+    return std::nullopt;
+  auto Sources = valuesAt(Call->getArg(2));
+  for (unsigned W = 0; W < WarpsPerRow; ++W) {
+    LaneBits Callers = Reach->Lanes.Bits[W];
+    if (!Callers)
+      continue;
+    ShuffleReadProblem Problem;
+    Problem.Width = Width;
+    Problem.Warp = W;
+    Problem.Mask = (*Masks)[W * 32 + llvm::countr_zero(Callers)];
+    bool OneMask = true;
+    for (unsigned L = 0; L < 32; ++L)
+      if (Callers >> L & 1)
+        OneMask &= (*Masks)[W * 32 + L] == Problem.Mask;
+    if (Sources) {
+      // Callers must be known to call: a lane that only may arrive is not
+      // said to read.
+      if (!Reach->Exact)
+        continue;
+      for (unsigned L = 0; L < 32; ++L) {
+        // A caller its mask leaves out is the caller rule's finding (or
+        // its exemption), not this one's.
+        if (!(Callers >> L & 1) || !((*Masks)[W * 32 + L] >> L & 1))
+          continue;
+        std::optional<unsigned> From =
+            shuffleSource(Mode, L, (*Sources)[W * 32 + L], Width);
+        if (From && *From != L && !((*Masks)[W * 32 + L] >> *From & 1)) {
+          Problem.Readers |= static_cast<LaneBits>(1) << L;
+          Problem.Unnamed |= static_cast<LaneBits>(1) << *From;
+        }
+      }
+      if (Problem.Readers && OneMask)
+        return Problem;
+      continue;
+    }
+    if (Mode == ShuffleMode::Idx || !OneMask)
+      continue;
+    LaneBits SegmentLanes = (static_cast<LaneBits>(1) << Width) - 1;
+    for (unsigned Start = 0; Start < 32; Start += Width) {
+      LaneBits Segment = SegmentLanes << Start;
+      LaneBits Named = Problem.Mask & Segment;
+      if ((Callers & Named) && Named != Segment) {
+        Problem.Segment = Segment;
+        Problem.NamedInSegment = Named;
+        return Problem;
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 } // namespace clang::tidy::cuda::analysis

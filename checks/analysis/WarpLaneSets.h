@@ -106,12 +106,44 @@ bool isActiveMaskArgument(const Expr *Mask, const FunctionDecl *FD,
 /// "lane 3", "lanes 8-15", "lanes 0-3, 8-11 and 16" (en dashes).
 std::string describeLanes(LaneBits Lanes);
 
+/// A shuffle whose lanes read lanes its mask does not name (PTX shfl.sync:
+/// each lane reads within its segment of `width` lanes, up/down/xor only
+/// when the source stays in the segment (xor may read an earlier one), idx
+/// at srcLane modulo width).
+struct ShuffleReadProblem {
+  unsigned Width = 32;
+  /// The warp of the block row the problem shows in (threadIdx.x 32 Warp to
+  /// 32 Warp + 31), and the mask its callers pass.
+  unsigned Warp = 0;
+  uint32_t Mask = 0;
+  /// The source is known (delta, lane mask or srcLane at every caller):
+  /// callers that read a lane the mask leaves out, and those lanes.
+  LaneBits Readers = 0;
+  LaneBits Unnamed = 0;
+  /// The source is not known (an offset that changes in a loop): a segment
+  /// of Width lanes with callers that the mask names only in part, and the
+  /// part it names. Only for up, down and xor with a width below 32 (each
+  /// lane of a segment reads the others as the offsets go).
+  LaneBits Segment = 0;
+  LaneBits NamedInSegment = 0;
+};
+
 class WarpLaneSets {
 public:
   /// Walks \p FD's body. \p Manager answers which conditions are uniform
   /// across the warp and how wide the TU launches the kernel.
   WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
                AnalysisManager &Manager);
+  /// Call-site context: walks \p FD as \p Call, a call of it that \p Caller
+  /// walked, makes it. The lanes that reach the call enter \p FD (with
+  /// their exactness, exits and guard); \p FD's parameters that it never
+  /// writes are the call's arguments as \p Caller evaluates them (a
+  /// parameter the call leaves out is its default); a condition is uniform
+  /// across the warp only when the arguments it depends on are; threadIdx
+  /// and blockDim are as for \p Caller. \p Caller must outlive this.
+  WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
+               AnalysisManager &Manager, const CallExpr *Call,
+               const WarpLaneSets &Caller);
   ~WarpLaneSets();
   WarpLaneSets(const WarpLaneSets &) = delete;
   WarpLaneSets &operator=(const WarpLaneSets &) = delete;
@@ -126,6 +158,12 @@ public:
   /// nullopt when it is not, or is undefined at some thread.
   std::optional<std::array<uint32_t, ThreadsPerRow>>
   valuesAt(const Expr *E) const;
+
+  /// How shuffle \p Call's width and mask fit together, for one warp: the
+  /// first problem found, or nullopt when none shows (or the mask, width or
+  /// lanes are not known).
+  std::optional<ShuffleReadProblem>
+  shuffleReadProblem(const CallExpr *Call) const;
 
   struct Impl;
 

@@ -303,6 +303,208 @@ __global__ void k(int *out) {
   EXPECT_EQ(llvm::count(Active, true), 2);
 }
 
+/// The shuffles of kernel `k`, in source order, with their read problems.
+struct Shuffles {
+  explicit Shuffles(llvm::StringRef Body) : Parsed(Body.str()) {
+    if (!Parsed.parsedCleanly()) {
+      ADD_FAILURE() << "snippet does not compile";
+      return;
+    }
+    ASTContext &Ctx = Parsed.context();
+    Manager = std::make_unique<AnalysisManager>(Ctx, AnalysisOptions());
+    const FunctionDecl *FD = Parsed.function("k");
+    if (!FD)
+      return;
+    Sets = std::make_unique<WarpLaneSets>(FD, Ctx, *Manager);
+    auto Found = match(
+        functionDecl(equalsNode(FD),
+                     forEachDescendant(
+                         callExpr(callee(functionDecl(matchesName("__shfl"))))
+                             .bind("c"))),
+        Ctx);
+    for (const auto &Node : Found)
+      Calls.push_back(Node.getNodeAs<CallExpr>("c"));
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::sort(Calls, [&](const CallExpr *A, const CallExpr *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    });
+  }
+  std::optional<ShuffleReadProblem> problem(unsigned I) const {
+    if (I >= Calls.size() || !Sets) {
+      ADD_FAILURE() << "no shuffle " << I;
+      return std::nullopt;
+    }
+    return Sets->shuffleReadProblem(Calls[I]);
+  }
+
+  ParsedCuda Parsed;
+  std::unique_ptr<AnalysisManager> Manager;
+  std::unique_ptr<WarpLaneSets> Sets;
+  std::vector<const CallExpr *> Calls;
+};
+
+TEST(WarpLaneSets, ShuffleWidthSplitsTheMask) {
+  Shuffles S(R"cu(
+__global__ void k(float *out) {
+  int lane = threadIdx.x % 32;
+  float v = out[threadIdx.x];
+  if (lane < 24) {
+    for (int o = 8; o > 0; o /= 2)
+      v += __shfl_down_sync(0x00ffffff, v, o, 16);   // 0: 16-31 named in part
+    v += __shfl_down_sync(0x00ffffff, v, 1, 16);     // 1: lane 23 reads 24
+    v += __shfl_up_sync(0x00ffffff, v, 1, 16);       // 2: reads stay named
+    v += __shfl_xor_sync(0x00ffffff, v, 16, 16);     // 3: 8-15 read 24-31?
+    for (int o = 4; o > 0; o /= 2)
+      v += __shfl_down_sync(0x00ffffff, v, o, 8);    // 4: whole segments
+    v += __shfl_sync(0x00ffffff, v, 0, 16);          // 5: lanes 16-23 read 16
+  }
+  if (lane < 16) {
+    v += __shfl_sync(0xffff, v, 20);                 // 6: 0-15 read lane 20
+    for (int o = 8; o > 0; o /= 2)
+      v += __shfl_down_sync(0xffff, v, o);           // 7: width 32: the idiom
+  }
+  out[threadIdx.x] = v;
+}
+)cu");
+  ASSERT_EQ(S.Calls.size(), 8u);
+  auto P0 = S.problem(0);
+  ASSERT_TRUE(P0.has_value());
+  EXPECT_EQ(P0->Width, 16u);
+  EXPECT_EQ(P0->Segment, 0xffff0000u);
+  EXPECT_EQ(P0->NamedInSegment, 0x00ff0000u);
+  EXPECT_EQ(P0->Readers, 0u);
+  auto P1 = S.problem(1);
+  ASSERT_TRUE(P1.has_value());
+  EXPECT_EQ(P1->Readers, 1u << 23);
+  EXPECT_EQ(P1->Unnamed, 1u << 24);
+  EXPECT_FALSE(S.problem(2).has_value());
+  // xor 16 with width 16 would read the next segment: each lane keeps its
+  // own value (it may read earlier segments only): lanes 16-23 read 0-7.
+  EXPECT_FALSE(S.problem(3).has_value());
+  EXPECT_FALSE(S.problem(4).has_value());
+  EXPECT_FALSE(S.problem(5).has_value());
+  auto P6 = S.problem(6);
+  ASSERT_TRUE(P6.has_value());
+  EXPECT_EQ(P6->Width, 32u);
+  EXPECT_EQ(P6->Readers, 0x0000ffffu);
+  EXPECT_EQ(P6->Unnamed, 1u << 20);
+  EXPECT_FALSE(S.problem(7).has_value());
+}
+
+TEST(WarpLaneSets, GlobalIndexLanesNeedWarpAlignment) {
+  // Launched with 128-thread blocks: blockDim.x is a multiple of 32, so
+  // gid % 32 is the lane in every block.
+  Probes P(R"cu(
+__global__ void k(int *in, int n) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = gid % 32;
+  if (lane < 16) probe();                       // 0
+  if ((gid & 31) >= 8) probe();                 // 1
+  unsigned strided = blockIdx.x * 256 + threadIdx.x;
+  if (strided % 32 == 0) probe();               // 2: a constant stride
+  if (gid < 48) probe();                        // 3: depends on the block
+  int odd = blockIdx.x * 48 + threadIdx.x;
+  if (odd % 32 < 4) probe();                    // 4: 48 is not aligned
+  probe(gid & 7);                               // 5: a value of the lane
+  if (lane >= 24) return;
+  probe();                                      // 6
+}
+void launch(int *in) { k<<<4, 128>>>(in, 0); }
+)cu");
+  ASSERT_EQ(P.Calls.size(), 7u);
+  EXPECT_EQ(P.lanes(0), 0x0000ffffu);
+  EXPECT_TRUE(P.exact(0));
+  EXPECT_EQ(P.lanes(1, 3), 0xffffff00u);
+  EXPECT_EQ(P.lanes(2), 0x00000001u);
+  EXPECT_TRUE(P.exact(2));
+  EXPECT_FALSE(P.exact(3));
+  EXPECT_EQ(P.lanes(3), 0xffffffffu);
+  EXPECT_FALSE(P.exact(4));
+  EXPECT_EQ(P.mask(5, 13), 5u);
+  EXPECT_EQ(P.lanes(6), 0x00ffffffu);
+  EXPECT_TRUE(P.exact(6));
+
+  // No launch, no option: blockDim.x may be any width.
+  Probes U(R"cu(
+__global__ void k(int *in) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid % 32 < 16) probe();                   // 0
+  unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;
+  if ((tid & 31) < 16) probe();                 // 1
+  if (threadIdx.x % 32 < 16) probe();           // 2: threadIdx.x still is
+}
+)cu");
+  ASSERT_EQ(U.Calls.size(), 3u);
+  EXPECT_FALSE(U.exact(0));
+  EXPECT_FALSE(U.exact(1));
+  EXPECT_EQ(U.lanes(2), 0x0000ffffu);
+  EXPECT_TRUE(U.exact(2));
+}
+
+TEST(WarpLaneSets, CallSiteContext) {
+  ParsedCuda P(R"cu(
+__device__ void probe(unsigned mask = 0);
+__device__ void wrapper(unsigned mask, int count, int v) {
+  if (threadIdx.x % 32 < count) probe(mask);  // 0
+  if (v > 0) probe(mask);                      // 1
+  probe(mask);                                 // 2
+}
+__global__ void k(const int *in, int n) {
+  int lane = threadIdx.x % 32;
+  if (lane < 16) wrapper(0xffu, 12, n);        // call 0
+  wrapper(n, 4, in[threadIdx.x]);              // call 1
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  ASTContext &Ctx = P.context();
+  AnalysisManager Manager(Ctx, AnalysisOptions());
+  const FunctionDecl *K = P.function("k");
+  const FunctionDecl *W = P.function("wrapper");
+  ASSERT_TRUE(K && W);
+  auto CallsOf = [&](const FunctionDecl *In, llvm::StringRef Name) {
+    std::vector<const CallExpr *> Out;
+    for (const auto &Node :
+         match(functionDecl(equalsNode(In),
+                            forEachDescendant(
+                                callExpr(callee(functionDecl(hasName(Name))))
+                                    .bind("c"))),
+               Ctx))
+      Out.push_back(Node.getNodeAs<CallExpr>("c"));
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::sort(Out, [&](const CallExpr *A, const CallExpr *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    });
+    return Out;
+  };
+  std::vector<const CallExpr *> Wrappers = CallsOf(K, "wrapper");
+  std::vector<const CallExpr *> ProbeCalls = CallsOf(W, "probe");
+  ASSERT_EQ(Wrappers.size(), 2u);
+  ASSERT_EQ(ProbeCalls.size(), 3u);
+  WarpLaneSets Kernel(K, Ctx, Manager);
+
+  // Lanes 0-15 call with mask 0xff and count 12; n is uniform.
+  WarpLaneSets First(W, Ctx, Manager, Wrappers[0], Kernel);
+  EXPECT_EQ(First.reachOf(ProbeCalls[0])->Lanes.Bits[0], 0x00000fffu);
+  EXPECT_TRUE(First.reachOf(ProbeCalls[0])->Exact);
+  EXPECT_EQ(First.reachOf(ProbeCalls[1])->Lanes.Bits[0], 0x0000ffffu);
+  EXPECT_TRUE(First.reachOf(ProbeCalls[1])->Exact) << "v is the uniform n";
+  EXPECT_EQ(First.reachOf(ProbeCalls[2])->Lanes.Bits[5], 0x0000ffffu);
+  auto Mask = First.valuesAt(ProbeCalls[2]->getArg(0));
+  ASSERT_TRUE(Mask.has_value());
+  EXPECT_EQ((*Mask)[40], 0xffu);
+
+  // The whole warp, count 4, a mask not known, v loaded per lane.
+  WarpLaneSets Second(W, Ctx, Manager, Wrappers[1], Kernel);
+  EXPECT_EQ(Second.reachOf(ProbeCalls[0])->Lanes.Bits[0], 0x0000000fu);
+  EXPECT_FALSE(Second.reachOf(ProbeCalls[1])->Exact);
+  EXPECT_FALSE(Second.valuesAt(ProbeCalls[2]->getArg(0)).has_value());
+
+  // Alone: nothing known of count, v is read as uniform.
+  WarpLaneSets Alone(W, Ctx, Manager);
+  EXPECT_FALSE(Alone.reachOf(ProbeCalls[0])->Exact);
+  EXPECT_FALSE(Alone.valuesAt(ProbeCalls[2]->getArg(0)).has_value());
+}
+
 TEST(WarpLaneSets, DescribeLanes) {
   EXPECT_EQ(describeLanes(0x0000ff00u), "lanes 8\u201315");
   EXPECT_EQ(describeLanes(0x00010000u), "lane 16");
