@@ -192,7 +192,7 @@ llvm::Expected<std::vector<TranslationUnitRecord>>
 readRecords(llvm::StringRef Dir) {
   if (!isTrustedIndexFolder(Dir))
     return untrustedFolderError(Dir);
-  std::vector<std::pair<std::string, TranslationUnitRecord>> Read;
+  std::vector<TranslationUnitRecord> Records;
   if (!llvm::sys::fs::exists(Dir))
     return std::vector<TranslationUnitRecord>(); // nothing was recorded
   std::error_code EC;
@@ -215,20 +215,30 @@ readRecords(llvm::StringRef Dir) {
     if (!fromJSON(*Parsed, Record, Root))
       return llvm::createStringError("'" + Path +
                                      "': " + llvm::toString(Root.getError()));
-    Read.emplace_back((*Buffer)->getBuffer().str(), std::move(Record));
+    Records.push_back(std::move(Record));
   }
   if (EC)
     return llvm::createStringError(EC, "cannot list '" + Dir +
                                            "': " + EC.message());
-  llvm::sort(Read, [](const auto &A, const auto &B) {
+  orderRecords(Records);
+  return Records;
+}
+
+void orderRecords(std::vector<TranslationUnitRecord> &Records) {
+  std::vector<std::pair<std::string, TranslationUnitRecord>> Keyed;
+  Keyed.reserve(Records.size());
+  for (TranslationUnitRecord &Record : Records) {
+    std::string Text;
+    llvm::raw_string_ostream(Text) << json::Value(toJSON(Record));
+    Keyed.emplace_back(std::move(Text), std::move(Record));
+  }
+  llvm::sort(Keyed, [](const auto &A, const auto &B) {
     return std::tie(A.second.MainFile, A.first) <
            std::tie(B.second.MainFile, B.first);
   });
-  std::vector<TranslationUnitRecord> Records;
-  Records.reserve(Read.size());
-  for (auto &Entry : Read)
+  Records.clear();
+  for (auto &Entry : Keyed)
     Records.push_back(std::move(Entry.second));
-  return Records;
 }
 
 std::string needsCooperativeLaunchMessage(llvm::StringRef KernelName,

@@ -106,11 +106,15 @@ bool fromJSON(const llvm::json::Value &Value, TranslationUnitRecord &Record,
 llvm::Error writeRecord(llvm::StringRef Dir,
                         const TranslationUnitRecord &Record);
 
-/// Every record in \p Dir, ordered by main file (then by content), so the
-/// join does not depend on which worker finished first. No folder: none.
+/// Every record in \p Dir, ordered by orderRecords. No folder: none.
 /// An untrusted \p Dir is an error and is not read.
 llvm::Expected<std::vector<TranslationUnitRecord>>
 readRecords(llvm::StringRef Dir);
+
+/// Orders records by main file, then by their JSON text, so the join does
+/// not depend on which worker finished first, nor on whether the records
+/// came from one run's folder or from the --index-dir folders of several.
+void orderRecords(std::vector<TranslationUnitRecord> &Records);
 
 /// The warning for a kernel that needs a cooperative launch and is
 /// launched without one, in one TU or across two.

@@ -207,6 +207,25 @@ static cl::opt<std::string> Shard(
     cl::desc("K/N: analyze only the K-th of N equal shares of the files "
              "(1 <= K <= N), to split a compile database over CI jobs."),
     cl::value_desc("K/N"), cl::cat(Category));
+static cl::opt<std::string> IndexDir(
+    "index-dir",
+    cl::desc("Write the per-file launch records of cuda-grid-sync-launch "
+             "into this folder (made 0700; a file's new record replaces its "
+             "old one) for a later --join-index, and report no cross-file "
+             "finding here: the join reports them all, so shards, launcher "
+             "calls or pre-commit runs plus the join find what one whole run "
+             "finds."),
+    cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool> JoinIndex(
+    "join-index",
+    cl::desc("`cuda-tidy --join-index DIR...`: join the launch records that "
+             "runs with --index-dir wrote into the folders named (not source "
+             "files) and report the cross-file cuda-grid-sync-launch "
+             "findings, with the formats, baselines, filters and gates of a "
+             "run. The sources must be readable here, at the paths the runs "
+             "saw. A missing folder is exit 2; a record skipped (malformed, "
+             "another version, its source gone) exit 3."),
+    cl::cat(Category));
 static cl::opt<unsigned>
     Jobs("j", cl::desc("Analyze this many files at once (default 1)."),
          cl::init(1), cl::Prefix, cl::cat(Category));
@@ -293,6 +312,10 @@ takeFlagsAfterDoubleDash(int &Argc, const char **Argv) {
   }
   return std::nullopt;
 }
+
+/// The positional arguments are source files (with --join-index they are
+/// index folders: the configuration is then the working folder's).
+static bool namesSources() { return !SourcePaths.empty() && !JoinIndex; }
 
 /// "1 finding", "2 findings".
 static std::string countOf(unsigned N, llvm::StringRef Noun) {
@@ -505,11 +528,14 @@ public:
   int run() {
     if (Stop Code = readOptions())
       return *Code;
-    if (Stop Code = planFiles())
+    if (Stop Code = JoinIndex ? planJoin() : planFiles())
       return *Code;
     if (Stop Code = readGates())
       return *Code;
-    analyze();
+    if (JoinIndex)
+      join();
+    else
+      analyze();
     if (Stop Code = writeResults())
       return finish(*Code);
     return finish(summarize());
@@ -523,6 +549,9 @@ private:
   Stop planFiles();
   Stop readGates();
   void analyze();
+  /// --join-index: the records of the folders named, instead of files.
+  Stop planJoin();
+  void join();
   Stop writeResults();
   int summarize();
 
@@ -531,7 +560,8 @@ private:
   Stop configureCommands();
   void planInput(const std::string &Path);
 
-  // Parts of analyze.
+  // Parts of analyze (and of join).
+  void prepareReporting();
   void admit(llvm::ArrayRef<ClangTidyError> New);
   void showProgress(size_t Done, size_t Found);
   void clearProgress();
@@ -574,6 +604,10 @@ private:
   /// cuda-grid-sync-launch across files: each file records the kernels it
   /// defines and launches; the join reports at the launch.
   ProjectIndex Index;
+  /// --index-dir, made and checked before any file runs; empty: none.
+  std::string IndexFolder;
+  /// --join-index: the records read from its folders.
+  std::vector<clang::tidy::cuda::analysis::TranslationUnitRecord> JoinedRecords;
   std::unique_ptr<CacheSession> Cache;
   SourceLines Lines;
   std::unique_ptr<FindingMaker> Maker; ///< made once Root is known
@@ -618,7 +652,7 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
   // .cuda-tidy.yaml, the nearest one above the first input (or here).
   {
     llvm::SmallString<256> Start(".");
-    if (!SourcePaths.empty())
+    if (namesSources())
       Start = llvm::sys::path::parent_path(SourcePaths.front());
     if (Start.empty())
       Start = ".";
@@ -652,7 +686,9 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
   // without it); so does a clang-tidy-config diagnostic after it.
   {
     ChecksAndOptions Known = getAllChecksAndOptions(false, false);
-    std::vector<std::string> Where(SourcePaths.begin(), SourcePaths.end());
+    std::vector<std::string> Where;
+    if (namesSources())
+      Where.assign(SourcePaths.begin(), SourcePaths.end());
     if (Where.empty())
       Where.emplace_back("dummy.cu");
     if (validateClangTidyFiles(Where, Known.Checks, Known.Options,
@@ -660,8 +696,8 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
       return ExitUsageError;
   }
 
-  llvm::SmallString<256> FirstFile(SourcePaths.empty() ? "dummy.cu"
-                                                       : SourcePaths.front());
+  llvm::SmallString<256> FirstFile(namesSources() ? SourcePaths.front()
+                                                 : std::string("dummy.cu"));
   (void)llvm::sys::fs::make_absolute(FirstFile);
   ClangTidyOptions Effective = OptionsProvider->getOptions(FirstFile);
   std::vector<std::string> EnabledChecks = getCheckNames(Effective, false, false);
@@ -738,6 +774,16 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
 /// Which files are analyzed, each with the commands it is parsed with.
 /// --export-compile-commands ends the run here, with those commands written.
 StandaloneRun::Stop StandaloneRun::planFiles() {
+  // Made before the files are chosen: a shard with no file still leaves
+  // its (empty) folder for the join.
+  if (!IndexDir.empty()) {
+    llvm::Expected<std::string> Prepared = prepareIndexFolder(IndexDir);
+    if (!Prepared) {
+      error("--index-dir: " + llvm::toString(Prepared.takeError()));
+      return ExitUsageError;
+    }
+    IndexFolder = std::move(*Prepared);
+  }
   if (Stop Code = selectFiles())
     return Code;
   if (Stop Code = configureCommands())
@@ -1005,10 +1051,7 @@ void StandaloneRun::analyze() {
   if (!Cache->problem().empty())
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
         << Cache->problem() << "\n";
-  Maker = std::make_unique<FindingMaker>(Lines, Root);
-  PrintingFS = new llvm::vfs::OverlayFileSystem(workerFileSystem(Root));
-  PrintingContext = std::make_unique<ClangTidyContext>(createOptionsProvider(),
-                                                       false, false, false);
+  prepareReporting();
 
   RunSettings HowToRun;
   HowToRun.Jobs = Jobs;
@@ -1063,11 +1106,78 @@ void StandaloneRun::analyze() {
       HowToRun);
   AnalysisFailed |= Run.TimedOut > 0 || Run.OverMemory > 0;
   Cache->finish(CacheStats);
-  // The cross-file findings come once every file is done.
-  admit(Index.report(createOptionsProvider(), Run.Stats));
+  // The cross-file findings come once every file is done; with --index-dir
+  // from the join instead, which sees every run's records.
+  if (IndexFolder.empty()) {
+    admit(Index.report(createOptionsProvider(), Run.Stats));
+  } else if (llvm::Error E =
+                 Index.exportTo(IndexFolder, Analyzed, CUDA_TIDY_VERSION)) {
+    error("--index-dir: " + llvm::toString(std::move(E)));
+    AnalysisFailed = true;
+  }
   FoundCompilerErrors = llvm::any_of(
       Findings, [](const Finding &F) { return F.IsCompilerError; });
   AnalysisFailed |= FoundCompilerErrors;
+}
+
+/// The index folders named and the records in them; a record that cannot be
+/// joined is named and skipped, and fails the run as a file that cannot be
+/// analyzed does.
+StandaloneRun::Stop StandaloneRun::planJoin() {
+  if (!IndexDir.empty() || !Shard.empty()) {
+    error("--join-index analyzes no file: it takes neither --index-dir nor "
+          "--shard");
+    return ExitUsageError;
+  }
+  if (SourcePaths.empty()) {
+    error("--join-index: name the folders of launch records (cuda-tidy "
+          "--join-index DIR...)");
+    return ExitUsageError;
+  }
+  std::vector<std::string> Dirs(SourcePaths.begin(), SourcePaths.end());
+  llvm::Expected<IndexFolders> Read = readIndexFolders(Dirs, CUDA_TIDY_VERSION);
+  if (!Read) {
+    error(llvm::toString(Read.takeError()));
+    return ExitUsageError;
+  }
+  for (const std::string &Why : Read->Skipped)
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+        << "--join-index: skipped " << escapeForTerminal(Why) << "\n";
+  AnalysisFailed |= !Read->Skipped.empty();
+  if (Read->MainFiles.empty() && Read->Skipped.empty())
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+        << "--join-index: no launch records in "
+        << escapeForTerminal(llvm::join(Dirs, ", "))
+        << "; nothing to join\n";
+  Inputs = std::move(Read->MainFiles);
+  JoinedRecords = std::move(Read->Records);
+  if (llvm::sys::fs::current_path(Root))
+    Root = ".";
+  return std::nullopt;
+}
+
+/// The cross-file findings of the joined records, as a run reports them
+/// (toClangTidyErrors reads each source's options and NOLINT comments).
+void StandaloneRun::join() {
+  prepareReporting();
+  std::vector<std::string> Unplaced;
+  admit(toClangTidyErrors(joinLaunchRecords(JoinedRecords),
+                          createOptionsProvider(),
+                          llvm::vfs::getRealFileSystem(), Run.Stats,
+                          &Unplaced));
+  for (const std::string &Why : Unplaced)
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+        << "--join-index: " << escapeForTerminal(Why) << "\n";
+  AnalysisFailed |= !Unplaced.empty();
+}
+
+/// What turns a finding into its report: the names (from Root), the
+/// printer of the text format.
+void StandaloneRun::prepareReporting() {
+  Maker = std::make_unique<FindingMaker>(Lines, Root);
+  PrintingFS = new llvm::vfs::OverlayFileSystem(workerFileSystem(Root));
+  PrintingContext = std::make_unique<ClangTidyContext>(createOptionsProvider(),
+                                                       false, false, false);
 }
 
 /// Findings pass the gates as each file finishes, in input order, and in
@@ -1317,7 +1427,9 @@ int main(int Argc, const char **Argv) {
           "cuda-tidy: finds synchronization and cooperative-groups bugs in "
           "CUDA C++.\n\n  cuda-tidy kernel.cu            zero-config, device "
           "side\n  cuda-tidy -p build a.cu b.cu  with a compile database\n  "
-          "cuda-tidy k.cu -- -DN=4       extra flags, no compile database\n",
+          "cuda-tidy k.cu -- -DN=4       extra flags, no compile database\n  "
+          "cuda-tidy --join-index DIR... the cross-file findings of runs "
+          "with --index-dir\n",
           &llvm::errs()))
     return ExitUsageError;
   return StandaloneRun(std::move(Executable), std::move(FlagsAfterDoubleDash))
