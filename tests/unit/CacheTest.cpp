@@ -411,6 +411,166 @@ TEST_F(CacheFolderTest, PrunesTheOldestEntriesOnly) {
   EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/tmp-1-2-3.part"));
 }
 
+// Sets the entry's last use to \p SecondsAgo before now.
+static void lastUsedAgo(const std::string &Path, int64_t SecondsAgo) {
+  struct timespec Times[2];
+  Times[0].tv_sec = Times[1].tv_sec = ::time(nullptr) - SecondsAgo;
+  Times[0].tv_nsec = Times[1].tv_nsec = 0;
+  ASSERT_EQ(::utimensat(AT_FDCWD, Path.c_str(), Times, 0), 0) << Path;
+}
+
+// Each entry is 1000 bytes of payload plus the 128-byte header.
+static constexpr uint64_t EntryBytes = 1128;
+
+TEST_F(CacheFolderTest, TheMostUsedEntriesOutliveNewerOnes) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  std::vector<Digest> Keys;
+  for (int I = 0; I < 4; ++I) {
+    Keys.push_back(digestOf("key " + std::to_string(I)));
+    ASSERT_TRUE(Store->write(EntryKind::Preamble, Keys.back(),
+                             {std::string(1000, 'p')}));
+  }
+  // Entry 0 served three more files; it is also the least recently used.
+  for (int Use = 0; Use < 3; ++Use)
+    ASSERT_TRUE(Store->read(EntryKind::Preamble, Keys[0]));
+  for (int I = 0; I < 4; ++I)
+    lastUsedAgo(entryPath(EntryKind::Preamble, Keys[I]), 3600 * (10 - I));
+  Store->prune(3 * EntryBytes); // down to 2.25 entries: two stay
+  EXPECT_TRUE(llvm::sys::fs::exists(entryPath(EntryKind::Preamble, Keys[0])));
+  EXPECT_FALSE(llvm::sys::fs::exists(entryPath(EntryKind::Preamble, Keys[1])));
+  EXPECT_FALSE(llvm::sys::fs::exists(entryPath(EntryKind::Preamble, Keys[2])));
+  EXPECT_TRUE(llvm::sys::fs::exists(entryPath(EntryKind::Preamble, Keys[3])));
+}
+
+TEST_F(CacheFolderTest, AStaleEntryGoesFirstHoweverOftenItServed) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  const Digest Old = digestOf("old toolkit"), Fresh = digestOf("fresh");
+  ASSERT_TRUE(Store->write(EntryKind::Preamble, Old, {std::string(1000, 'o')}));
+  for (int Use = 0; Use < 20; ++Use)
+    ASSERT_TRUE(Store->read(EntryKind::Preamble, Old));
+  ASSERT_TRUE(
+      Store->write(EntryKind::Preamble, Fresh, {std::string(1000, 'f')}));
+  lastUsedAgo(entryPath(EntryKind::Preamble, Old),
+              CacheStore::StaleAfterSeconds + 60);
+  std::vector<CacheStore::ListedEntry> Listed = Store->listing();
+  ASSERT_EQ(Listed.size(), 2u);
+  EXPECT_EQ(Listed[0].Name, CacheStore::entryName(EntryKind::Preamble, Old));
+  EXPECT_TRUE(Listed[0].Stale);
+  EXPECT_EQ(Listed[0].Uses, 21u);
+  EXPECT_FALSE(Listed[1].Stale);
+  EXPECT_EQ(Listed[1].Uses, 1u);
+  Store->prune(2 * EntryBytes - 1); // one over: down to 1.5 entries
+  EXPECT_FALSE(llvm::sys::fs::exists(entryPath(EntryKind::Preamble, Old)));
+  EXPECT_TRUE(llvm::sys::fs::exists(entryPath(EntryKind::Preamble, Fresh)));
+}
+
+TEST_F(CacheFolderTest, UseCountsCarryOverToTheNextRun) {
+  const Digest A = digestOf("a"), B = digestOf("b");
+  {
+    auto Store = openStore();
+    ASSERT_TRUE(Store);
+    ASSERT_TRUE(Store->write(EntryKind::Preamble, A, {"aaaa"}));
+    ASSERT_TRUE(Store->write(EntryKind::Result, B, {"bbbb"}));
+    Store->noteUse(EntryKind::Preamble, A); // shared in memory
+    Store->finish();
+  }
+  {
+    auto Store = openStore();
+    ASSERT_TRUE(Store);
+    ASSERT_TRUE(Store->read(EntryKind::Preamble, A));
+    Store->finish();
+  }
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  std::vector<CacheStore::ListedEntry> Listed = Store->listing();
+  ASSERT_EQ(Listed.size(), 2u);
+  EXPECT_EQ(Listed[0].Name, CacheStore::entryName(EntryKind::Result, B));
+  EXPECT_EQ(Listed[0].Uses, 1u);
+  EXPECT_EQ(Listed[1].Name, CacheStore::entryName(EntryKind::Preamble, A));
+  EXPECT_EQ(Listed[1].Uses, 3u);
+  // The usage file is cuda-tidy's own: a fresh open of the folder is fine.
+  EXPECT_TRUE(llvm::sys::fs::exists(
+      Dir + "/" + CacheStore::UsageFileName.str()));
+}
+
+TEST_F(CacheFolderTest, ADamagedUsageFileCountsForNothing) {
+  const Digest A = digestOf("a");
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  ASSERT_TRUE(Store->write(EntryKind::Preamble, A, {"aaaa"}));
+  const std::string Usage = Dir + "/" + CacheStore::UsageFileName.str();
+  const std::string Name = CacheStore::entryName(EntryKind::Preamble, A);
+  // A wrong header: the whole file is ignored.
+  writeAll(Usage, "something else\n" + Name + "\t99\n");
+  EXPECT_EQ(Store->listing()[0].Uses, 1u);
+  // Bad lines are skipped, good ones kept.
+  writeAll(Usage, "cuda-tidy entry uses 1\n" + Name + "\tmany\nnot-ours\t5\n" +
+                      Name + "\t7\n\t\t\n");
+  EXPECT_EQ(Store->listing()[0].Uses, 8u);
+  // A symlink in its place is not followed.
+  ASSERT_EQ(::unlink(Usage.c_str()), 0);
+  const std::string Elsewhere = (Root + "/elsewhere").str();
+  writeAll(Elsewhere, "cuda-tidy entry uses 1\n" + Name + "\t50\n");
+  ASSERT_EQ(::symlink(Elsewhere.c_str(), Usage.c_str()), 0);
+  EXPECT_EQ(Store->listing()[0].Uses, 1u);
+}
+
+TEST_F(CacheFolderTest, TheBudgetHoldsDuringTheRun) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  Store->setMaxBytes(4 * EntryBytes);
+  for (int I = 0; I < 12; ++I) {
+    ASSERT_TRUE(Store->write(EntryKind::Result,
+                             digestOf("key " + std::to_string(I)),
+                             {std::string(1000, 'r')}));
+    uint64_t Total = 0;
+    for (const CacheStore::ListedEntry &E : Store->listing())
+      Total += E.Size;
+    EXPECT_LE(Total, 4 * EntryBytes) << "after write " << I;
+  }
+  // The newest entry is never the one evicted for its own write.
+  EXPECT_TRUE(llvm::sys::fs::exists(
+      entryPath(EntryKind::Result, digestOf("key 11"))));
+}
+
+TEST(ByteSizeTest, ParsesUnitsAndRejectsTheRest) {
+  auto Is = [](llvm::StringRef Text, uint64_t Want) {
+    llvm::Expected<uint64_t> Got = parseByteSize(Text);
+    if (!Got)
+      return ::testing::AssertionFailure()
+             << Text.str() << ": " << llvm::toString(Got.takeError());
+    if (*Got != Want)
+      return ::testing::AssertionFailure() << Text.str() << " -> " << *Got;
+    return ::testing::AssertionSuccess();
+  };
+  EXPECT_TRUE(Is("0", 0));
+  EXPECT_TRUE(Is("1048576", 1048576));
+  EXPECT_TRUE(Is("400M", 400ull << 20));
+  EXPECT_TRUE(Is("400MiB", 400ull << 20));
+  EXPECT_TRUE(Is("400mb", 400ull << 20));
+  EXPECT_TRUE(Is(" 2G ", 2ull << 30));
+  EXPECT_TRUE(Is("2 GiB", 2ull << 30));
+  EXPECT_TRUE(Is("64k", 64ull << 10));
+  EXPECT_TRUE(Is("1T", 1ull << 40));
+  EXPECT_TRUE(Is("512B", 512));
+  for (llvm::StringRef Bad : {"", "M", "-1", "1.5G", "12 apples", "3Gx",
+                              "99999999999999999999", "20000000T"}) {
+    llvm::Expected<uint64_t> Got = parseByteSize(Bad);
+    EXPECT_FALSE(bool(Got)) << Bad.str();
+    if (!Got) {
+      std::string Message = llvm::toString(Got.takeError());
+      EXPECT_NE(Message.find("'" + Bad.str() + "'"), std::string::npos)
+          << Message;
+    }
+  }
+  EXPECT_EQ(formatByteSize(87), "87 B");
+  EXPECT_EQ(formatByteSize(1536), "1.5 KiB");
+  EXPECT_EQ(formatByteSize(400ull << 20), "400 MiB");
+  EXPECT_EQ(formatByteSize(1ull << 30), "1.0 GiB");
+}
+
 TEST_F(CacheFolderTest, ContentHasherSeesAChange) {
   ASSERT_FALSE(llvm::sys::fs::create_directories(Root + "/src"));
   std::string File = (Root + "/src/a.cuh").str();

@@ -12,7 +12,9 @@
 #include "llvm/Support/Process.h"
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <random>
 
 #ifdef __linux__
@@ -24,6 +26,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/file.h>
 #include <unistd.h>
 #endif
 
@@ -36,6 +39,69 @@ namespace clang::tidy::cuda::driver {
 std::string toHex(const Digest &D) {
   return llvm::toHex(llvm::ArrayRef<uint8_t>(D.data(), D.size()),
                      /*LowerCase=*/true);
+}
+
+llvm::Expected<uint64_t> parseByteSize(llvm::StringRef Text) {
+  llvm::StringRef Rest = Text.trim();
+  auto Invalid = [&](const llvm::Twine &Why) {
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "'" + Text + "' is not a size (" + Why +
+            "; for example 400M, 2GiB or 1048576)");
+  };
+  size_t Digits = 0;
+  while (Digits < Rest.size() && llvm::isDigit(Rest[Digits]))
+    ++Digits;
+  if (Digits == 0)
+    return Invalid("it starts with no number");
+  uint64_t Number = 0;
+  if (Rest.take_front(Digits).getAsInteger(10, Number))
+    return Invalid("the number is too large");
+  llvm::StringRef Suffix = Rest.drop_front(Digits).trim();
+  unsigned Shift = 0;
+  if (!Suffix.empty()) {
+    switch (llvm::toLower(Suffix.front())) {
+    case 'k':
+      Shift = 10;
+      break;
+    case 'm':
+      Shift = 20;
+      break;
+    case 'g':
+      Shift = 30;
+      break;
+    case 't':
+      Shift = 40;
+      break;
+    case 'b':
+      break;
+    default:
+      return Invalid("unknown unit '" + Suffix + "'");
+    }
+    llvm::StringRef Unit = Shift ? Suffix.drop_front() : Suffix;
+    if (!(Unit.empty() || Unit.equals_insensitive("b") ||
+          (Shift && Unit.equals_insensitive("ib"))))
+      return Invalid("unknown unit '" + Suffix + "'");
+  }
+  if (Shift && Number > (UINT64_MAX >> Shift))
+    return Invalid("the size is too large");
+  return Number << Shift;
+}
+
+std::string formatByteSize(uint64_t Bytes) {
+  static const char *const Units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  unsigned Unit = 0;
+  auto Value = static_cast<double>(Bytes);
+  while (Value >= 1024 && Unit + 1 < std::size(Units)) {
+    Value /= 1024;
+    ++Unit;
+  }
+  if (Unit == 0)
+    return std::to_string(Bytes) + " B";
+  char Buffer[32];
+  std::snprintf(Buffer, sizeof(Buffer), Value < 10 ? "%.1f %s" : "%.0f %s",
+                Value, Units[Unit]);
+  return Buffer;
 }
 
 Digest digestOf(llvm::StringRef Bytes) {
@@ -471,7 +537,8 @@ static llvm::Error claimFolder(int DirFD, llvm::StringRef Dir) {
     bool TagAppeared = false;
     while (struct dirent *E = ::readdir(D)) {
       llvm::StringRef Name(E->d_name);
-      if (Name == "." || Name == ".." || CacheStore::isEntryName(Name))
+      if (Name == "." || Name == ".." || CacheStore::isEntryName(Name) ||
+          Name == CacheStore::UsageFileName)
         continue;
       if (Name == TagName) { // linked in by another cuda-tidy just now
         TagAppeared = true;
@@ -650,6 +717,7 @@ std::optional<CacheStore::Entry> CacheStore::read(EntryKind Kind,
   // Recently used entries survive pruning.
   ::futimens(FD, nullptr);
   ::close(FD);
+  noteUse(Kind, Key);
   return Entry{std::move(*Buffer), Payload};
 }
 
@@ -700,26 +768,110 @@ bool CacheStore::write(EntryKind Kind, const Digest &Key,
     return false;
   }
   ++Counters.Writes;
+  noteUse(Kind, Key);
+  uint64_t Written = HeaderSize;
+  for (llvm::StringRef Part : Parts)
+    Written += Part.size();
+  if (!ScannedSize.exchange(true)) {
+    uint64_t Total = 0;
+    (void)scan(Total, /*TakeRunUses=*/false);
+    ApproximateBytes = Total;
+  } else {
+    ApproximateBytes += Written;
+  }
+  if (MaxBytes && ApproximateBytes > MaxBytes)
+    prune(MaxBytes);
   return true;
 }
 
-void CacheStore::prune(uint64_t MaxBytes) const {
+void CacheStore::noteUse(EntryKind Kind, const Digest &Key) {
+  std::string Name = entryName(Kind, Key);
+  std::scoped_lock Lock(UsesMutex);
+  ++UsesThisRun[Name];
+}
+
+/// The usage file holds one line per entry, "<name>\t<uses>", under a
+/// header line; it is read as untrusted input: a line that is not of that
+/// form is skipped, a file that is not a regular file of the user's or is
+/// larger than any real one (16 MiB, some 200 000 entries) is ignored.
+static constexpr llvm::StringLiteral UsageHeader = "cuda-tidy entry uses 1";
+/// UsageFileName as a C string, for the *at() calls.
+static const char *usageFilePath() {
+  static const std::string Name = CacheStore::UsageFileName.str();
+  return Name.c_str();
+}
+
+llvm::StringMap<uint64_t> CacheStore::readUsageFile() const {
+  llvm::StringMap<uint64_t> Uses;
+  int FD = ::openat(DirFD, usageFilePath(),
+                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0)
+    return Uses;
+  struct stat St;
+  if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode) ||
+      St.st_uid != ::geteuid() || St.st_size > (16 << 20)) {
+    ::close(FD);
+    return Uses;
+  }
+  auto Buffer = llvm::MemoryBuffer::getOpenFile(
+      llvm::sys::fs::convertFDToNativeFile(FD), UsageFileName, St.st_size,
+      /*RequiresNullTerminator=*/false);
+  ::close(FD);
+  if (!Buffer)
+    return Uses;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  if (Lines.empty() || Lines.front() != UsageHeader)
+    return Uses;
+  for (llvm::StringRef Line : llvm::ArrayRef(Lines).drop_front()) {
+    auto [Name, Count] = Line.split('\t');
+    uint64_t N = 0;
+    if (isEntryName(Name) && !Name.starts_with("tmp-") &&
+        !Count.getAsInteger(10, N))
+      Uses[Name] = N;
+  }
+  return Uses;
+}
+
+void CacheStore::writeUsageFile(llvm::ArrayRef<ListedEntry> Entries) const {
+  std::string Text = (UsageHeader + "\n").str();
+  for (const ListedEntry &E : Entries)
+    if (E.Uses)
+      Text += E.Name + "\t" + std::to_string(E.Uses) + "\n";
+  const std::string Temporary = temporaryName();
+  int FD = ::openat(DirFD, Temporary.c_str(),
+                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (FD < 0)
+    return;
+  const bool Written = ::write(FD, Text.data(), Text.size()) ==
+                       static_cast<ssize_t>(Text.size());
+  if (::close(FD) != 0 || !Written ||
+      ::renameat(DirFD, Temporary.c_str(), DirFD, usageFilePath()) != 0)
+    ::unlinkat(DirFD, Temporary.c_str(), 0);
+}
+
+std::vector<CacheStore::ListedEntry> CacheStore::scan(uint64_t &Total,
+                                                      bool TakeRunUses) {
+  Total = 0;
+  std::vector<ListedEntry> Entries;
   int ListFD = ::dup(DirFD);
   if (ListFD < 0)
-    return;
+    return Entries;
   DIR *D = ::fdopendir(ListFD);
   if (!D) {
     ::close(ListFD);
-    return;
+    return Entries;
   }
   ::rewinddir(D);
-  struct Item {
-    std::string Name;
-    uint64_t Size;
-    int64_t MTime;
-  };
-  std::vector<Item> Entries;
-  uint64_t Total = 0;
+  llvm::StringMap<uint64_t> Uses = readUsageFile();
+  {
+    std::scoped_lock Lock(UsesMutex);
+    for (const auto &[Name, N] : UsesThisRun)
+      Uses[Name] += N;
+    // Merged into the usage file by the caller: not counted twice.
+    if (TakeRunUses)
+      UsesThisRun.clear();
+  }
   const int64_t Now = std::chrono::duration_cast<std::chrono::seconds>(
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
@@ -741,24 +893,83 @@ void CacheStore::prune(uint64_t MaxBytes) const {
     }
     if (!S_ISREG(St.st_mode))
       continue;
-    Entries.push_back(
-        {Name.str(), static_cast<uint64_t>(St.st_size), St.st_mtime});
-    Total += St.st_size;
+    ListedEntry Item;
+    Item.Name = Name.str();
+    Item.Kind = Name.starts_with("preamble-") ? EntryKind::Preamble
+                                              : EntryKind::Result;
+    Item.Size = static_cast<uint64_t>(St.st_size);
+    auto It = Uses.find(Name);
+    Item.Uses = It == Uses.end() ? 0 : It->second;
+    Item.LastUsed = St.st_mtime;
+    Item.Stale = Now - St.st_mtime > StaleAfterSeconds;
+    Total += Item.Size;
+    Entries.push_back(std::move(Item));
   }
   ::closedir(D);
-  if (Total <= MaxBytes)
-    return;
-  llvm::sort(Entries, [](const Item &A, const Item &B) {
-    return std::tie(A.MTime, A.Name) < std::tie(B.MTime, B.Name);
+  llvm::sort(Entries, [](const ListedEntry &A, const ListedEntry &B) {
+    // Stale first, oldest first among them; then fewest uses, least
+    // recently used, and the name, so that the order is total.
+    if (A.Stale != B.Stale)
+      return A.Stale;
+    if (A.Stale)
+      return std::tie(A.LastUsed, A.Name) < std::tie(B.LastUsed, B.Name);
+    return std::tie(A.Uses, A.LastUsed, A.Name) <
+           std::tie(B.Uses, B.LastUsed, B.Name);
   });
-  // Down to three quarters, so that the next run does not prune again.
-  const uint64_t Target = MaxBytes / 4 * 3;
-  for (const Item &I : Entries) {
-    if (Total <= Target)
-      break;
-    if (::unlinkat(DirFD, I.Name.c_str(), 0) == 0)
-      Total -= I.Size;
+  return Entries;
+}
+
+/// flock() on the folder's descriptor, released on scope exit. Where the
+/// file system has no locks the prune runs unlocked: the worst case is two
+/// runs evicting at once, and every reader copes with a missing entry.
+namespace {
+class FolderLock {
+public:
+  explicit FolderLock(int FD) : FD(FD) { Held = ::flock(FD, LOCK_EX) == 0; }
+  ~FolderLock() {
+    if (Held)
+      ::flock(FD, LOCK_UN);
   }
+  FolderLock(const FolderLock &) = delete;
+  FolderLock &operator=(const FolderLock &) = delete;
+
+private:
+  int FD;
+  bool Held = false;
+};
+} // namespace
+
+void CacheStore::pruneLocked(uint64_t Budget) {
+  uint64_t Total = 0;
+  std::vector<ListedEntry> Entries = scan(Total, /*TakeRunUses=*/true);
+  if (Budget && Total > Budget) {
+    // Down to three quarters, so that the next write does not prune again.
+    const uint64_t Target = Budget / 4 * 3;
+    std::vector<ListedEntry> Kept;
+    for (ListedEntry &E : Entries) {
+      if (Total > Target && ::unlinkat(DirFD, E.Name.c_str(), 0) == 0) {
+        Total -= E.Size;
+        continue;
+      }
+      Kept.push_back(std::move(E));
+    }
+    Entries = std::move(Kept);
+  }
+  writeUsageFile(Entries);
+  ApproximateBytes = Total;
+}
+
+void CacheStore::prune(uint64_t Budget) {
+  std::scoped_lock Lock(PruneMutex);
+  FolderLock Folder(DirFD);
+  pruneLocked(Budget);
+}
+
+void CacheStore::finish() { prune(MaxBytes); }
+
+std::vector<CacheStore::ListedEntry> CacheStore::listing() {
+  uint64_t Total = 0;
+  return scan(Total, /*TakeRunUses=*/false);
 }
 
 #else // !LLVM_ON_UNIX
@@ -777,7 +988,10 @@ bool CacheStore::write(EntryKind, const Digest &,
                        llvm::ArrayRef<llvm::StringRef>) {
   return false;
 }
+void CacheStore::noteUse(EntryKind, const Digest &) {}
 void CacheStore::prune(uint64_t) {}
+void CacheStore::finish() {}
+std::vector<CacheStore::ListedEntry> CacheStore::listing() { return {}; }
 
 #endif
 

@@ -189,9 +189,47 @@ public:
   bool write(EntryKind Kind, const Digest &Key,
              llvm::ArrayRef<llvm::StringRef> Parts);
 
-  /// Deletes the least recently used entries while the folder holds more
-  /// than \p MaxBytes, and temporary files older than an hour.
-  void prune(uint64_t MaxBytes) const;
+  /// The folder's budget in bytes (0: none). A write that takes the folder
+  /// past it prunes at once, so the budget holds during a run too, not only
+  /// at its end (a cold run of a big project wrote 2 GB before pruning).
+  void setMaxBytes(uint64_t Bytes) { MaxBytes = Bytes; }
+  uint64_t maxBytes() const { return MaxBytes; }
+
+  /// Counts one use of the entry in this run: read() and write() count
+  /// their own; the preamble cache counts a preamble one build serves to
+  /// several files of the run.
+  void noteUse(EntryKind Kind, const Digest &Key);
+
+  /// Adds this run's use counts to the folder's usage file and prunes the
+  /// folder to its budget. Called once, at the end of a run.
+  void finish();
+
+  /// Deletes entries while the folder holds more than \p Budget, in
+  /// eviction order (listing()), down to three quarters of it, and
+  /// temporary files older than an hour. Holds the folder's lock (flock)
+  /// meanwhile, so that two runs sharing a folder do not both evict.
+  void prune(uint64_t Budget);
+
+  /// One entry of the folder, as the eviction order sees it.
+  struct ListedEntry {
+    std::string Name;
+    EntryKind Kind;
+    uint64_t Size = 0;
+    /// Uses over every run that recorded them (noteUse), this one included.
+    uint64_t Uses = 0;
+    int64_t LastUsed = 0; ///< Seconds since the epoch (the file's mtime).
+    bool Stale = false;   ///< Unused for longer than StaleAfterSeconds.
+  };
+  /// The entries, first to be evicted first: stale ones (oldest first),
+  /// then by fewest uses, then least recently used. A preamble that serves
+  /// twenty files outlives one built for a single file.
+  std::vector<ListedEntry> listing();
+
+  /// An entry unused for this long goes before every used one, however
+  /// often it served before (an old toolkit's preambles).
+  static constexpr int64_t StaleAfterSeconds = int64_t{7} * 24 * 3600;
+  /// The file in the folder that holds the use counts.
+  static constexpr llvm::StringLiteral UsageFileName = "entry-uses.tsv";
 
   CacheCounters Counters;
 
@@ -201,10 +239,36 @@ public:
 private:
   CacheStore(std::string Dir, int DirFD) : Dir(std::move(Dir)), DirFD(DirFD) {}
   void discard(const std::string &Name);
+  /// The entries and their total size, with the usage file's counts plus
+  /// this run's; removes temporary files older than an hour.
+  /// With \p TakeRunUses, the run's counts are taken (the caller writes them
+  /// into the usage file).
+  std::vector<ListedEntry> scan(uint64_t &Total, bool TakeRunUses);
+  /// Under the folder's lock: eviction down to a quarter under \p Budget
+  /// when the folder holds more than it, then this run's counts merged into
+  /// the usage file (of the entries that are left).
+  void pruneLocked(uint64_t Budget);
+  llvm::StringMap<uint64_t> readUsageFile() const;
+  void writeUsageFile(llvm::ArrayRef<ListedEntry> Entries) const;
 
   std::string Dir;
   int DirFD = -1;
+  uint64_t MaxBytes = 0;
+  /// The folder's size as last scanned, plus what this run wrote since.
+  std::atomic<uint64_t> ApproximateBytes{0};
+  std::atomic<bool> ScannedSize{false};
+  std::mutex UsesMutex;
+  llvm::StringMap<uint64_t> UsesThisRun; ///< Entry name -> uses.
+  std::mutex PruneMutex;
 };
+
+/// A size in bytes: a number with an optional binary suffix, K, M, G or T,
+/// alone or followed by "B" or "iB" ("400M", "2GiB", "1048576"); 0 means
+/// no limit. The error says what is wrong with the text.
+llvm::Expected<uint64_t> parseByteSize(llvm::StringRef Text);
+
+/// "1.5 GiB", "400 MiB", "12 KiB", "87 B".
+std::string formatByteSize(uint64_t Bytes);
 
 /// The default folder: $XDG_CACHE_HOME/cuda-tidy, else ~/.cache/cuda-tidy;
 /// empty when neither can be found.

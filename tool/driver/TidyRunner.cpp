@@ -31,6 +31,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <ctime>
 #include <mutex>
 
 namespace clang::tidy::cuda::driver {
@@ -635,18 +636,21 @@ FileRun runFileWithCaches(
 }
 
 CacheSession::CacheSession(bool UseFolder, llvm::StringRef Dir,
-                           bool UsePreambles, bool TimeChecks) {
+                           bool UsePreambles, bool TimeChecks,
+                           uint64_t MaxBytes) {
   if (UseFolder) {
     std::string Folder = Dir.empty() ? defaultCacheDirectory() : Dir.str();
     if (!Folder.empty()) {
       auto Opened = CacheStore::open(Folder);
-      if (Opened)
+      if (Opened) {
         Disk = std::move(*Opened);
-      else if (!Dir.empty())
+        Disk->setMaxBytes(MaxBytes);
+      } else if (!Dir.empty()) {
         Problem =
             "cache folder not used: " + llvm::toString(Opened.takeError());
-      else // the default folder is a convenience: no noise without it
+      } else { // the default folder is a convenience: no noise without it
         llvm::consumeError(Opened.takeError());
+      }
     }
   }
   CacheCounters &Counters = Disk ? Disk->Counters : LocalCounters;
@@ -665,7 +669,7 @@ CacheSession::~CacheSession() = default;
 
 void CacheSession::finish(bool PrintStats) {
   if (Disk)
-    Disk->prune(MaxFolderBytes);
+    Disk->finish();
   if (!PrintStats)
     return;
   const CacheCounters &C = Disk ? Disk->Counters : LocalCounters;
@@ -678,6 +682,62 @@ void CacheSession::finish(bool PrintStats) {
                << C.ResultMisses << " analyzed; " << C.CorruptEntries
                << " damaged entries dropped; " << C.Writes << " written, "
                << C.WriteFailures << " failed\n";
+  if (Disk)
+    printListing(Disk->listing(), Disk->maxBytes(), llvm::errs());
+}
+
+void printListing(llvm::ArrayRef<CacheStore::ListedEntry> Entries,
+                  uint64_t MaxBytes, llvm::raw_ostream &OS) {
+  uint64_t Total = 0;
+  uint64_t PreambleBytes = 0;
+  uint64_t ResultBytes = 0;
+  unsigned Preambles = 0;
+  unsigned Results = 0;
+  for (const CacheStore::ListedEntry &E : Entries) {
+    Total += E.Size;
+    if (E.Kind == EntryKind::Preamble) {
+      ++Preambles;
+      PreambleBytes += E.Size;
+    } else {
+      ++Results;
+      ResultBytes += E.Size;
+    }
+  }
+  OS << "cuda-tidy: cache: " << Entries.size() << " entries, "
+     << formatByteSize(Total)
+     << (MaxBytes ? " of a " + formatByteSize(MaxBytes) + " budget"
+                  : std::string(", no budget"))
+     << ": " << Preambles << " preambles (" << formatByteSize(PreambleBytes)
+     << "), " << Results << " results (" << formatByteSize(ResultBytes)
+     << ")\n";
+  if (Entries.empty())
+    return;
+  // The preambles one by one (they are what the budget is about); the
+  // results, a few KiB each, as one line.
+  OS << "cuda-tidy: cache: in eviction order, first to go first "
+        "(uses over all runs; stale: unused for "
+     << CacheStore::StaleAfterSeconds / (int64_t{24} * 3600) << " days):\n";
+  unsigned Rank = 0;
+  uint64_t ResultUses = 0;
+  for (const CacheStore::ListedEntry &E : Entries) {
+    ++Rank;
+    if (E.Kind != EntryKind::Preamble) {
+      ResultUses += E.Uses;
+      continue;
+    }
+    char When[32] = "?";
+    const auto T = static_cast<std::time_t>(E.LastUsed);
+    if (std::tm *UTC = std::gmtime(&T))
+      std::strftime(When, sizeof(When), "%Y-%m-%d %H:%M UTC", UTC);
+    OS << llvm::format("  %4u  %-10s  uses %-5llu  last used %s%s  ", Rank,
+                       formatByteSize(E.Size).c_str(),
+                       static_cast<unsigned long long>(E.Uses), When,
+                       E.Stale ? " (stale)" : "")
+       << E.Name << "\n";
+  }
+  if (Results)
+    OS << "        " << Results << " results, " << formatByteSize(ResultBytes)
+       << ", " << ResultUses << " uses in all\n";
 }
 
 } // namespace clang::tidy::cuda::driver

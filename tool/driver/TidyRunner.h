@@ -60,8 +60,9 @@ struct FileRun {
 class CacheSession {
 public:
   /// \p Dir empty: defaultCacheDirectory().
+  /// \p MaxBytes: the folder's budget (0: none; CacheStore::setMaxBytes).
   CacheSession(bool UseFolder, llvm::StringRef Dir, bool UsePreambles,
-               bool TimeChecks);
+               bool TimeChecks, uint64_t MaxBytes = DefaultMaxFolderBytes);
   ~CacheSession();
 
   /// For runFiles(); null when nothing is cached or timed (then files run
@@ -73,13 +74,14 @@ public:
   /// Why the folder is not used, when --cache-dir named it and it cannot
   /// be (the default folder is skipped silently).
   llvm::StringRef problem() const { return Problem; }
-  /// Prunes the folder to its size limit; with \p PrintStats, prints the
-  /// counters to stderr.
+  /// Records the run's uses and prunes the folder to its budget; with
+  /// \p PrintStats, prints the counters and what the folder holds, in
+  /// eviction order, to stderr.
   void finish(bool PrintStats);
 
-  /// The folder is kept under this many bytes (least recently used entries
-  /// go first).
-  static constexpr uint64_t MaxFolderBytes = 2ull << 30;
+  /// The folder's budget unless --cache-max-size or CUDA_TIDY_CACHE_MAX_SIZE
+  /// say otherwise (docs/performance.md, "The cache folder").
+  static constexpr uint64_t DefaultMaxFolderBytes = 1ull << 30;
 
 private:
   ContentHasher Hasher;
@@ -90,6 +92,11 @@ private:
   RunCaches Caches;
   std::string Problem;
 };
+
+/// What the folder holds, as --cache-stats prints it: totals, then the
+/// preambles in eviction order, then the results in one line.
+void printListing(llvm::ArrayRef<CacheStore::ListedEntry> Entries,
+                  uint64_t MaxBytes, llvm::raw_ostream &OS);
 
 /// Runs the enabled checks on \p File in \p Context (a context of its own).
 FileRun runFileWithCaches(

@@ -286,9 +286,17 @@ static cl::opt<bool> NoPreamble(
     "no-preamble",
     cl::desc("Parse every file's headers (no precompiled preamble)."),
     cl::Hidden, cl::cat(Category));
-static cl::opt<bool> CacheStats("cache-stats",
-                                cl::desc("Print the cache counters."),
-                                cl::Hidden, cl::cat(Category));
+static cl::opt<bool> CacheStats(
+    "cache-stats",
+    cl::desc("Print the cache counters, then what the cache folder holds, "
+             "in eviction order."),
+    cl::cat(Category));
+static cl::opt<std::string> CacheMaxSize(
+    "cache-max-size",
+    cl::desc("Keep the cache folder under this size: 400M, 2G, 0 for no "
+             "limit (default: $CUDA_TIDY_CACHE_MAX_SIZE, else 1G). The "
+             "least used entries go first."),
+    cl::value_desc("size"), cl::cat(Category));
 
 #ifndef CUDA_TIDY_CLANG_RESOURCE_DIR
 #define CUDA_TIDY_CLANG_RESOURCE_DIR ""
@@ -609,6 +617,7 @@ private:
   /// --join-index: the records read from its folders.
   std::vector<clang::tidy::cuda::analysis::TranslationUnitRecord> JoinedRecords;
   std::unique_ptr<CacheSession> Cache;
+  uint64_t CacheBudget = CacheSession::DefaultMaxFolderBytes;
   SourceLines Lines;
   std::unique_ptr<FindingMaker> Maker; ///< made once Root is known
   /// A file system of its own: clang-tidy's printer enters each finding's
@@ -642,6 +651,24 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
   if (FileTimeLimit < 0) {
     error("--file-time-limit must be a number of seconds, 0 for none");
     return ExitUsageError;
+  }
+  // The cache's budget: the flag, else the environment (CI sets it once for
+  // every job), else the default.
+  if (CacheMaxSize.getNumOccurrences()) {
+    llvm::Expected<uint64_t> Bytes = parseByteSize(CacheMaxSize);
+    if (!Bytes) {
+      error("--cache-max-size: " + llvm::toString(Bytes.takeError()));
+      return ExitUsageError;
+    }
+    CacheBudget = *Bytes;
+  } else if (std::optional<std::string> FromEnv =
+                 llvm::sys::Process::GetEnv("CUDA_TIDY_CACHE_MAX_SIZE")) {
+    llvm::Expected<uint64_t> Bytes = parseByteSize(*FromEnv);
+    if (!Bytes) {
+      error("CUDA_TIDY_CACHE_MAX_SIZE: " + llvm::toString(Bytes.takeError()));
+      return ExitUsageError;
+    }
+    CacheBudget = *Bytes;
   }
   if (Format == OutputFormat::Html && OutputFile.empty()) {
     error("--format=html writes a folder of pages: name it with "
@@ -1047,7 +1074,7 @@ void StandaloneRun::analyze() {
     Snapshots.record(Input);
   // Preambles and results (docs/performance.md).
   Cache = std::make_unique<CacheSession>(!NoCache, CacheDir, !NoPreamble,
-                                         TimeChecks);
+                                         TimeChecks, CacheBudget);
   if (!Cache->problem().empty())
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
         << Cache->problem() << "\n";
