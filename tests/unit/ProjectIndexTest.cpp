@@ -2,6 +2,7 @@
 
 #include "tool/driver/ProjectIndex.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -226,6 +227,167 @@ TEST(ProjectIndex, TheIndexFolderReachesTheCheckAsAnOption) {
     EXPECT_TRUE(llvm::sys::fs::is_directory(Dir));
   }
   EXPECT_FALSE(llvm::sys::fs::exists(Dir)); // removed with the index
+}
+
+// --index-dir and --join-index: the records of several runs in a folder the
+// user names.
+
+TEST(IndexFolder, OneFileNamePerSourceFile) {
+  EXPECT_EQ(indexFileName("/p/a.cu"), indexFileName("/p/a.cu"));
+  EXPECT_NE(indexFileName("/p/a.cu"), indexFileName("/q/a.cu"));
+  EXPECT_EQ(llvm::StringRef(indexFileName("/p/a.cu")).substr(0, 5), "a.cu.");
+  // Never a dot-file (not read), never a separator or a control character.
+  EXPECT_EQ(indexFileName("/p/.hidden.cu")[0], '_');
+  EXPECT_EQ(indexFileName("/p/a b\x1b.cu").find_first_of(" \x1b/"),
+            std::string::npos);
+}
+
+TEST(IndexFolder, PreparedFolderIsPrivate) {
+  ScratchDir Dir;
+  llvm::SmallString<128> Made(Dir.Path);
+  llvm::sys::path::append(Made, "deeper", "index");
+  llvm::Expected<std::string> Prepared = prepareIndexFolder(Made);
+  ASSERT_TRUE(static_cast<bool>(Prepared))
+      << llvm::toString(Prepared.takeError());
+  EXPECT_EQ(*Prepared, Made.str());
+  llvm::sys::fs::file_status Status;
+  ASSERT_FALSE(llvm::sys::fs::status(Made, Status));
+  EXPECT_EQ(Status.permissions(), llvm::sys::fs::owner_all);
+  // A folder other users may write to could hold planted records.
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(Made, llvm::sys::fs::all_all));
+  llvm::Expected<std::string> Shared = prepareIndexFolder(Made);
+  ASSERT_FALSE(static_cast<bool>(Shared));
+  EXPECT_NE(llvm::toString(Shared.takeError()).find("writable by other users"),
+            std::string::npos);
+  // A file is not a folder.
+  std::string File = Dir.write("file", "x");
+  llvm::Expected<std::string> NotAFolder = prepareIndexFolder(File);
+  ASSERT_FALSE(static_cast<bool>(NotAFolder));
+  llvm::consumeError(NotAFolder.takeError());
+}
+
+TEST(IndexFolder, RecordsOfSeveralRunsJoinAsOneRunsRecords) {
+  ScratchDir Dir;
+  std::string A = Dir.write("a.cu", "kernel\n");
+  std::string B = Dir.write("b.cu", "launch\n");
+  std::string C = Dir.write("c.cu", "neither\n");
+  llvm::SmallString<128> First(Dir.Path);
+  llvm::sys::path::append(First, "first");
+  llvm::SmallString<128> Second(Dir.Path);
+  llvm::sys::path::append(Second, "second");
+  ASSERT_TRUE(static_cast<bool>(prepareIndexFolder(First)));
+  ASSERT_TRUE(static_cast<bool>(prepareIndexFolder(Second)));
+  // Two "shards": a.cu (two commands recorded it) and c.cu (nothing
+  // recorded: an empty record), then b.cu.
+  ASSERT_FALSE(static_cast<bool>(writeIndexFolder(
+      First, {kernelUnit(A, "_Z1kPi"), kernelUnit(A, "_Z1kPi")}, {A, C},
+      "1.0")));
+  ASSERT_FALSE(static_cast<bool>(writeIndexFolder(
+      Second, {launchUnit(B, "_Z1kPi", 0, 1)}, {B}, "1.0")));
+  auto Read = readIndexFolders({First.str().str(), Second.str().str()}, "1.0");
+  ASSERT_TRUE(static_cast<bool>(Read)) << llvm::toString(Read.takeError());
+  EXPECT_TRUE(Read->Skipped.empty());
+  EXPECT_EQ(Read->MainFiles, (std::vector<std::string>{A, B, C}));
+  ASSERT_EQ(Read->Records.size(), 3u);
+  EXPECT_EQ(Read->Records[0].MainFile, A);
+  EXPECT_EQ(Read->Records[2].MainFile, B);
+  EXPECT_EQ(joinLaunchRecords(Read->Records).size(), 1u);
+
+  // b.cu run again, now without its launch: its record is replaced.
+  ASSERT_FALSE(static_cast<bool>(writeIndexFolder(Second, {}, {B}, "1.0")));
+  std::error_code EC;
+  unsigned Files = 0;
+  for (llvm::sys::fs::directory_iterator It(Second, EC), End; !EC && It != End;
+       It.increment(EC))
+    ++Files;
+  EXPECT_EQ(Files, 1u);
+  Read = readIndexFolders({First.str().str(), Second.str().str()}, "1.0");
+  ASSERT_TRUE(static_cast<bool>(Read));
+  EXPECT_TRUE(joinLaunchRecords(Read->Records).empty());
+
+  // The same file in two folders: the one named later wins.
+  ASSERT_FALSE(static_cast<bool>(writeIndexFolder(
+      First, {launchUnit(B, "_Z1kPi", 0, 1)}, {B}, "1.0")));
+  Read = readIndexFolders({Second.str().str(), First.str().str()}, "1.0");
+  ASSERT_TRUE(static_cast<bool>(Read));
+  EXPECT_EQ(joinLaunchRecords(Read->Records).size(), 1u);
+  Read = readIndexFolders({First.str().str(), Second.str().str()}, "1.0");
+  ASSERT_TRUE(static_cast<bool>(Read));
+  EXPECT_TRUE(joinLaunchRecords(Read->Records).empty());
+}
+
+TEST(IndexFolder, WhatCannotBeJoinedIsNamedAndSkipped) {
+  ScratchDir Dir;
+  std::string A = Dir.write("a.cu", "kernel\n");
+  llvm::SmallString<128> Index(Dir.Path);
+  llvm::sys::path::append(Index, "index");
+  ASSERT_TRUE(static_cast<bool>(prepareIndexFolder(Index)));
+  ASSERT_FALSE(static_cast<bool>(
+      writeIndexFolder(Index, {kernelUnit(A, "_Z1kPi")}, {A}, "1.0")));
+  auto Write = [&](llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<128> Path(Index);
+    llvm::sys::path::append(Path, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << Text;
+  };
+  Write("broken.json", "{\"format\": ");
+  Write("foreign.json", "{\"version\": 1, \"main\": \"/p/x.cu\"}");
+  Write(".being-written.tmp", "{");
+  std::string Gone = Dir.Path.str().str() + "/gone.cu";
+  Write(indexFileName(Gone),
+        "{\"format\": \"cuda-tidy-launch-index\", \"version\": 1, \"tool\": "
+        "\"1.0\", \"main\": \"" + Gone + "\", \"records\": []}");
+  Write(indexFileName("/p/renamed.cu"),
+        "{\"format\": \"cuda-tidy-launch-index\", \"version\": 1, \"tool\": "
+        "\"1.0\", \"main\": \"/p/other.cu\", \"records\": []}");
+
+  auto Read = readIndexFolders({Index.str().str()}, "1.0");
+  ASSERT_TRUE(static_cast<bool>(Read));
+  EXPECT_EQ(Read->MainFiles, (std::vector<std::string>{A}));
+  ASSERT_EQ(Read->Skipped.size(), 4u);
+  std::string All = llvm::join(Read->Skipped, "\n");
+  EXPECT_NE(All.find("broken.json': not JSON"), std::string::npos) << All;
+  EXPECT_NE(All.find("foreign.json': not a launch record"), std::string::npos);
+  EXPECT_NE(All.find("its source '" + Gone + "' is not here"),
+            std::string::npos);
+  EXPECT_NE(All.find("the record of '/p/other.cu' is named"),
+            std::string::npos);
+
+  // Another cuda-tidy's records: named, none joined.
+  Read = readIndexFolders({Index.str().str()}, "2.0");
+  ASSERT_TRUE(static_cast<bool>(Read));
+  EXPECT_TRUE(Read->Records.empty());
+  EXPECT_NE(llvm::join(Read->Skipped, "\n")
+                .find("written by cuda-tidy 1.0, this is cuda-tidy 2.0"),
+            std::string::npos);
+
+  // A folder that is not there is an error.
+  auto Missing = readIndexFolders({Index.str().str() + "-no-such"}, "1.0");
+  ASSERT_FALSE(static_cast<bool>(Missing));
+  EXPECT_NE(llvm::toString(Missing.takeError()).find("no folder"),
+            std::string::npos);
+}
+
+TEST(IndexFolder, AFindingWhoseLineMovedIsNotPlaced) {
+  ScratchDir Dir;
+  // Recorded in "void f() {\n  k<<<1, 1>>>(p);\n": offset 13, line 2,
+  // column 3. A line inserted above moves offset 13 to line 2, column 2.
+  std::string B =
+      Dir.write("b.cu", "// inserted\nvoid f() {\n  k<<<1, 1>>>(p);\n");
+  CrossFileFinding F;
+  F.MainFile = B;
+  F.Where = {B, 13, 2, 3};
+  F.Message = "moved";
+  ClangTidyStats Stats;
+  std::vector<std::string> Unplaced;
+  EXPECT_TRUE(toClangTidyErrors({F}, optionsWith(""),
+                                llvm::vfs::getRealFileSystem(), Stats,
+                                &Unplaced)
+                  .empty());
+  ASSERT_EQ(Unplaced.size(), 1u);
+  EXPECT_NE(Unplaced[0].find("changed since it was analyzed"),
+            std::string::npos);
 }
 
 } // namespace
