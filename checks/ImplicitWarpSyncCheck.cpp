@@ -4,59 +4,20 @@
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/DivergenceAnalysis.h"
 #include "checks/analysis/SharedAccesses.h"
+#include "checks/analysis/WarpExchanges.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
-#include <map>
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
 using analysis::SharedAccess;
-using analysis::SharedConflict;
 using analysis::ThreadCoord;
-
-namespace {
-
-std::string laneName(const ThreadCoord &T, const ThreadCoord &Shape) {
-  if (Shape[1] == 1 && Shape[2] == 1)
-    return "thread " + std::to_string(T[0]);
-  std::string Name =
-      "thread (" + std::to_string(T[0]) + ", " + std::to_string(T[1]);
-  if (Shape[2] > 1)
-    Name += ", " + std::to_string(T[2]);
-  return Name + ")";
-}
-
-bool reads(const SharedAccess &A) {
-  return A.K == SharedAccess::Read || A.K == SharedAccess::ReadWrite;
-}
-
-/// The statement of \p E that is a direct child of a compound statement, and
-/// that compound statement.
-std::pair<const Stmt *, const CompoundStmt *> statementOf(const Expr *E,
-                                                          ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*E);
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return {nullptr, nullptr};
-    if (const auto *Block = Parents[0].get<CompoundStmt>())
-      return {Node.get<Stmt>(), Block};
-    // A local's initialiser: up through the variable to its DeclStmt.
-    if (!Parents[0].get<Stmt>() && !Parents[0].get<VarDecl>())
-      return {nullptr, nullptr};
-    Node = Parents[0];
-  }
-  return {nullptr, nullptr};
-}
-
-} // namespace
 
 void ImplicitWarpSyncCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal),
@@ -70,29 +31,10 @@ void ImplicitWarpSyncCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Kernel || Kernel->isDependentContext() || !Kernel->getBody())
     return;
   ASTContext &Ctx = *Result.Context;
-  analysis::AnalysisManager &Manager =
-      analysis::AnalysisManager::forContext(Ctx, analysis::AnalysisOptions());
-  const analysis::FunctionDivergence *D = Manager.divergence(Kernel);
-  if (!D || !D->isAnalyzed())
-    return;
-  analysis::SharedAccessOptions AtWarp;
-  AtWarp.BarrierScope = analysis::Scope::Warp;
-  {
-    analysis::SharedAccessAnalysis Accesses(Kernel, Ctx, Manager, AtWarp);
-    report(Accesses, *D, nullptr, Ctx);
-  }
-  for (const CallExpr *Call : analysis::sharedArrayCalls(Kernel)) {
-    const FunctionDecl *Callee = Call->getDirectCallee()->getDefinition();
-    const analysis::FunctionDivergence *CalleeD =
-        Callee ? Manager.divergence(Callee) : nullptr;
-    if (!CalleeD || !CalleeD->isAnalyzed())
-      continue;
-    analysis::SharedAccessOptions Options = AtWarp;
-    Options.Call = Call;
-    Options.Caller = Kernel;
-    analysis::SharedAccessAnalysis Accesses(Callee, Ctx, Manager, Options);
-    report(Accesses, *CalleeD, Call, Ctx);
-  }
+  for (const analysis::SharedAccessSite &Site :
+       analysis::AnalysisManager::forContext(Ctx, analysis::AnalysisOptions())
+           .sharedAccessSites(Kernel, analysis::Scope::Warp))
+    report(*Site.Accesses, *Site.Divergence, Site.Call, Ctx);
 }
 
 void ImplicitWarpSyncCheck::report(
@@ -100,58 +42,11 @@ void ImplicitWarpSyncCheck::report(
     const analysis::FunctionDivergence &D, const CallExpr *Call,
     ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  std::map<std::pair<const VarDecl *, unsigned>,
-           std::vector<const SharedAccess *>>
-      Groups;
-  for (const SharedAccess &A : Accesses.accesses())
-    if (std::optional<unsigned> Interval = Accesses.intervalOf(A))
-      Groups[{A.Var, *Interval}].push_back(&A);
-  auto Before = [&](const SharedAccess *L, const SharedAccess *R) {
-    return SM.isBeforeInTranslationUnit(L->Where->getBeginLoc(),
-                                        R->Where->getBeginLoc());
-  };
-  for (auto &[Key, Members] : Groups) {
-    llvm::sort(Members, Before);
-    struct Racing {
-      const SharedAccess *Read;
-      const SharedAccess *Write;
-      SharedConflict Witness;
-      /// Some racing write is in an earlier statement than the read's.
-      bool WriteBefore = false;
-    };
-    std::vector<Racing> Reads;
-    bool AcrossWarps = false;
-    for (const SharedAccess *R : Members) {
-      if (!reads(*R))
-        continue;
-      std::optional<Racing> Found;
-      for (const SharedAccess *W : Members) {
-        if (!W->writes() && W->K != SharedAccess::Atomic)
-          continue;
-        std::optional<SharedConflict> Witness = Accesses.conflict(*W, *R);
-        if (!Witness)
-          continue;
-        // Threads of different warps: cuda-shared-memory-race's race (and
-        // a __syncwarp() would not order it).
-        if (Witness->CrossWarp) {
-          AcrossWarps = true;
-          break;
-        }
-        if (!Found)
-          Found = Racing{R, W, *Witness};
-        if (statementOf(W->Where, Ctx).first !=
-                statementOf(R->Where, Ctx).first &&
-            Before(W, R))
-          Found->WriteBefore = true;
-      }
-      if (AcrossWarps)
-        break;
-      if (Found)
-        Reads.push_back(*Found);
-    }
-    if (AcrossWarps || Reads.empty())
-      continue;
-    const Racing &First = Reads.front();
+  for (const analysis::WarpExchange &Exchange :
+       analysis::warpExchanges(Accesses, Ctx)) {
+    const std::vector<analysis::RacingRead> &Reads = Exchange.Reads;
+    const std::vector<const SharedAccess *> &Members = Exchange.Members;
+    const analysis::RacingRead &First = Reads.front();
     SourceLocation Loc = SM.getExpansionLoc(First.Read->Where->getBeginLoc());
     if (!Reported.insert(Loc.getRawEncoding()).second)
       continue;
@@ -164,9 +59,9 @@ void ImplicitWarpSyncCheck::report(
     llvm::DenseSet<const Stmt *> Done;
     const Stmt *PreviousRewritten = nullptr;
     const CompoundStmt *PreviousBlock = nullptr;
-    for (const Racing &Each : Reads) {
-      auto [Statement, Block] = statementOf(Each.Read->Where, Ctx);
-      auto [WriteStatement, WriteBlock] = statementOf(Each.Write->Where, Ctx);
+    for (const analysis::RacingRead &Each : Reads) {
+      auto [Statement, Block] = analysis::enclosingStatement(Each.Read->Where, Ctx);
+      auto [WriteStatement, WriteBlock] = analysis::enclosingStatement(Each.Write->Where, Ctx);
       if (!Statement || !Statement->getBeginLoc().isFileID() ||
           !Statement->getEndLoc().isFileID() ||
           D.divergenceAt(Statement, analysis::Scope::Warp) ||
@@ -266,19 +161,19 @@ void ImplicitWarpSyncCheck::report(
           diag(Loc, "lanes of one warp exchange data through __shared__ '%0' "
                     "with no __syncwarp() between the write and the read: %1 "
                     "reads %2 while %3 writes it");
-      Warning << Key.first->getName() << laneName(First.Witness.Second, Shape)
-              << First.Witness.Cell << laneName(First.Witness.First, Shape);
+      Warning << Exchange.Var->getName() << analysis::threadName(First.Witness.Second, Shape)
+              << First.Witness.Cell << analysis::threadName(First.Witness.First, Shape);
       for (const FixItHint &Fix : Fixes)
         Warning << Fix;
     }
     diag(SM.getExpansionLoc(First.Write->Where->getBeginLoc()),
          "the other lane's write", DiagnosticIDs::Note);
     llvm::DenseSet<const Expr *> Later;
-    for (const Racing &Each : Reads)
+    for (const analysis::RacingRead &Each : Reads)
       if (Each.Read != First.Read)
         Later.insert(Each.Read->Where);
     const Expr *FirstLater = nullptr;
-    for (const Racing &Each : Reads)
+    for (const analysis::RacingRead &Each : Reads)
       if (Each.Read != First.Read && !FirstLater)
         FirstLater = Each.Read->Where;
     SourceLocation LaterLoc =
@@ -288,14 +183,14 @@ void ImplicitWarpSyncCheck::report(
            "1 later read of '%0' in this sequence also races with another "
            "lane's write",
            DiagnosticIDs::Note)
-          << Key.first->getName();
+          << Exchange.Var->getName();
     else if (Later.size() > 1)
       diag(LaterLoc,
            "%0 later reads of '%1' in this sequence also race with another "
            "lane's write",
            DiagnosticIDs::Note)
-          << static_cast<unsigned>(Later.size()) << Key.first->getName();
-    if (llvm::any_of(Reads, [](const Racing &Each) {
+          << static_cast<unsigned>(Later.size()) << Exchange.Var->getName();
+    if (llvm::any_of(Reads, [](const analysis::RacingRead &Each) {
           return Each.Read->Where->getType().isVolatileQualified();
         }))
       diag(Loc,
@@ -309,7 +204,7 @@ void ImplicitWarpSyncCheck::report(
            "'%0' accesses '%1' through its parameter, for the threads that "
            "make this call, which are all in one warp for each pair",
            DiagnosticIDs::Note)
-          << Call->getDirectCallee()->getName() << Key.first->getName();
+          << Call->getDirectCallee()->getName() << Exchange.Var->getName();
   }
 }
 

@@ -10,7 +10,6 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
-#include <map>
 
 using namespace clang::ast_matchers;
 
@@ -21,16 +20,6 @@ using analysis::SharedConflict;
 using analysis::ThreadCoord;
 
 namespace {
-
-std::string threadName(const ThreadCoord &T, const ThreadCoord &Shape) {
-  if (Shape[1] == 1 && Shape[2] == 1)
-    return "thread " + std::to_string(T[0]);
-  std::string Name = "thread (" + std::to_string(T[0]) + ", " +
-                     std::to_string(T[1]);
-  if (Shape[2] > 1)
-    Name += ", " + std::to_string(T[2]);
-  return Name + ")";
-}
 
 llvm::StringRef verb(const SharedAccess &A) {
   switch (A.K) {
@@ -74,28 +63,14 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Kernel || Kernel->isDependentContext() || !Kernel->getBody())
     return;
   ASTContext &Ctx = *Result.Context;
-  analysis::AnalysisManager &Manager =
-      analysis::AnalysisManager::forContext(Ctx, analysis::AnalysisOptions());
-  const analysis::FunctionDivergence *D = Manager.divergence(Kernel);
-  if (!D || !D->isAnalyzed())
-    return;
-  {
-    analysis::SharedAccessAnalysis Accesses(Kernel, Ctx, Manager);
-    report(Accesses, *D, *D, Kernel, nullptr, Ctx);
-  }
-  // Call-site context: each device function the kernel passes an array to.
-  for (const CallExpr *Call : analysis::sharedArrayCalls(Kernel)) {
-    const FunctionDecl *Callee = Call->getDirectCallee()->getDefinition();
-    const analysis::FunctionDivergence *CalleeD =
-        Callee ? Manager.divergence(Callee) : nullptr;
-    if (!CalleeD || !CalleeD->isAnalyzed())
-      continue;
-    analysis::SharedAccessOptions Options;
-    Options.Call = Call;
-    Options.Caller = Kernel;
-    analysis::SharedAccessAnalysis Accesses(Callee, Ctx, Manager, Options);
-    report(Accesses, *CalleeD, *D, Kernel, Call, Ctx);
-  }
+  llvm::ArrayRef<analysis::SharedAccessSite> Sites =
+      analysis::AnalysisManager::forContext(Ctx, analysis::AnalysisOptions())
+          .sharedAccessSites(Kernel, analysis::Scope::Block);
+  // The kernel's own accesses, then call-site context: each device function
+  // the kernel passes an array to.
+  for (const analysis::SharedAccessSite &Site : Sites)
+    report(*Site.Accesses, *Site.Divergence, *Sites.front().Divergence, Kernel,
+           Site.Call, Ctx);
 }
 
 void SharedMemoryRaceCheck::report(
@@ -121,18 +96,8 @@ void SharedMemoryRaceCheck::report(
            (!Call || (!Value.dependsOnSymbols() && !Control.dependsOnSymbols()));
   };
 
-  // Accesses by variable and interval, in source order.
-  std::map<std::pair<const VarDecl *, unsigned>, std::vector<const SharedAccess *>>
-      Groups;
-  for (const SharedAccess &A : Accesses.accesses())
-    if (std::optional<unsigned> Interval = Accesses.intervalOf(A))
-      Groups[{A.Var, *Interval}].push_back(&A);
-
-  for (auto &[Key, Members] : Groups) {
-    llvm::sort(Members, [&](const SharedAccess *L, const SharedAccess *R) {
-      return SM.isBeforeInTranslationUnit(L->Where->getBeginLoc(),
-                                          R->Where->getBeginLoc());
-    });
+  for (const analysis::SharedAccessGroup &Group : Accesses.groups()) {
+    const std::vector<const SharedAccess *> &Members = Group.Members;
     struct Pair {
       const SharedAccess *First;
       const SharedAccess *Second;
@@ -181,15 +146,15 @@ void SharedMemoryRaceCheck::report(
     if (Pairs.size() > 1)
       More = " (" + std::to_string(Pairs.size()) +
              " conflicting pairs of accesses to '" +
-             Key.first->getName().str() + "' in this barrier interval)";
+             Group.Var->getName().str() + "' in this barrier interval)";
     {
       // The warning is emitted when its builder goes, before its notes.
       auto Warning =
           diag(Loc, "data race on __shared__ '%0': %1 %2 %3 while %4 %5 it, "
                     "with no block barrier between the two accesses%6%7");
-      Warning << Key.first->getName()
-              << threadName(Shown.Witness.Second, Shape) << verb(*Shown.Second)
-              << Shown.Witness.Cell << threadName(Shown.Witness.First, Shape)
+      Warning << Group.Var->getName()
+              << analysis::threadName(Shown.Witness.Second, Shape) << verb(*Shown.Second)
+              << Shown.Witness.Cell << analysis::threadName(Shown.Witness.First, Shape)
               << verb(*Shown.First)
               << (Shown.Witness.AcrossIterations
                       ? " (in different iterations of the loop: it has no "
@@ -217,7 +182,7 @@ void SharedMemoryRaceCheck::report(
            "'%0' accesses '%1' through its parameter, for the threads that "
            "make this call",
            DiagnosticIDs::Note)
-          << Call->getDirectCallee()->getName() << Key.first->getName();
+          << Call->getDirectCallee()->getName() << Group.Var->getName();
   }
 }
 

@@ -2,9 +2,11 @@
 
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/CompileErrors.h"
+#include "checks/analysis/SharedAccesses.h"
 #include "llvm/ADT/bit.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 
 #include <algorithm>
@@ -32,6 +34,58 @@ BlockExtentFact AnalysisManager::blockExtent(const FunctionDecl *FD,
   if (Dim == 0 && Options.AssumeBlockDimXMultipleOf32 && !Fact.Exact)
     Fact.Factor = std::max<uint64_t>(Fact.Factor, 32);
   return Fact;
+}
+
+llvm::ArrayRef<SharedAccessSite>
+AnalysisManager::sharedAccessSites(const FunctionDecl *Kernel,
+                                   Scope BarrierScope) {
+  if (!Kernel)
+    return {};
+  Kernel = Kernel->getCanonicalDecl();
+  auto [It, New] = SharedSiteCache.try_emplace({Kernel, BarrierScope});
+  SharedSites &Entry = It->second;
+  if (!New)
+    return Entry.Sites;
+  const FunctionDecl *Definition = Kernel->getDefinition();
+  if (!Definition || Definition->isDependentContext() ||
+      !Definition->getBody() || !Definition->hasAttr<CUDAGlobalAttr>())
+    return {};
+  const FunctionDivergence *KernelD = divergence(Definition);
+  if (!KernelD || !KernelD->isAnalyzed())
+    return {};
+  // The other scope's analyses, already built, lend their evaluations.
+  const SharedSites *Other = nullptr;
+  for (Scope S : {Scope::Block, Scope::Warp})
+    if (auto Found = SharedSiteCache.find({Kernel, S});
+        S != BarrierScope && Found != SharedSiteCache.end())
+      Other = &Found->second;
+  auto SiblingFor = [&](const CallExpr *Call) -> const SharedAccessAnalysis * {
+    if (Other)
+      for (const SharedAccessSite &Site : Other->Sites)
+        if (Site.Call == Call)
+          return Site.Accesses;
+    return nullptr;
+  };
+  auto Add = [&](const FunctionDecl *FD, const FunctionDivergence *D,
+                 const SharedAccessOptions &Opts, const CallExpr *Call) {
+    Entry.Analyses.push_back(std::make_unique<SharedAccessAnalysis>(
+        FD, Ctx, *this, Opts, SiblingFor(Call)));
+    Entry.Sites.push_back({Entry.Analyses.back().get(), D, Call});
+  };
+  SharedAccessOptions Own;
+  Own.BarrierScope = BarrierScope;
+  Add(Definition, KernelD, Own, nullptr);
+  for (const CallExpr *Call : sharedArrayCalls(Definition)) {
+    const FunctionDecl *Callee = Call->getDirectCallee()->getDefinition();
+    const FunctionDivergence *CalleeD = Callee ? divergence(Callee) : nullptr;
+    if (!CalleeD || !CalleeD->isAnalyzed())
+      continue;
+    SharedAccessOptions AtCall = Own;
+    AtCall.Call = Call;
+    AtCall.Caller = Definition;
+    Add(Callee, CalleeD, AtCall, Call);
+  }
+  return Entry.Sites;
 }
 
 bool AnalysisManager::rowsAreWarpAligned(const FunctionDecl *FD) {

@@ -20,14 +20,30 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <map>
 #include <memory>
+#include <vector>
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class FunctionDecl;
 } // namespace clang
 
 namespace clang::tidy::cuda::analysis {
+
+class SharedAccessAnalysis;
+
+/// A function whose __shared__ accesses a kernel's rules relate to one
+/// another: the kernel itself, or a device function for one call that passes
+/// it a __shared__ array (call-site context, SharedAccesses.h).
+struct SharedAccessSite {
+  const SharedAccessAnalysis *Accesses = nullptr;
+  /// The analyzed function's divergence.
+  const FunctionDivergence *Divergence = nullptr;
+  /// The call, in the kernel; null for the kernel's own accesses.
+  const CallExpr *Call = nullptr;
+};
 
 class AnalysisManager {
 public:
@@ -74,6 +90,15 @@ public:
   bool divergesOnlyForUnknownRowWidth(const FunctionDecl *FD, const Stmt *S,
                                       Level Within);
 
+  /// The kernel's own accesses first, then one site per call
+  /// (sharedArrayCalls) whose callee is analyzed, at barrier scope
+  /// \p BarrierScope (Block: cuda-shared-memory-race; Warp:
+  /// cuda-implicit-warp-sync). Computed once per kernel and scope, and the
+  /// two scopes share each access's per-thread evaluation. Empty when
+  /// \p Kernel is not a kernel definition the divergence analysis analyzed.
+  llvm::ArrayRef<SharedAccessSite> sharedAccessSites(const FunctionDecl *Kernel,
+                                                     Scope BarrierScope);
+
 private:
   /// Calls nested deeper than this are treated like calls without a body
   /// (their results are not cached, so a later shallower query is exact).
@@ -94,6 +119,11 @@ private:
   bool definitionCompiles(const FunctionDecl *Definition);
   unsigned Depth = 0;
   LaunchShapes Shapes;
+  struct SharedSites {
+    std::vector<std::unique_ptr<SharedAccessAnalysis>> Analyses;
+    std::vector<SharedAccessSite> Sites;
+  };
+  std::map<std::pair<const FunctionDecl *, Scope>, SharedSites> SharedSiteCache;
 };
 
 } // namespace clang::tidy::cuda::analysis

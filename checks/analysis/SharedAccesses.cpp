@@ -41,27 +41,33 @@ constexpr unsigned MaxIterations = 64;
 /// with integer coefficients.
 struct Linear {
   int64_t Constant = 0;
-  std::map<unsigned, int64_t> Terms;
+  /// (symbol, coefficient) by symbol, no zero coefficient: a small sorted
+  /// vector, since a value has a term or two and is built once per thread.
+  llvm::SmallVector<std::pair<unsigned, int64_t>, 2> Terms;
   bool isConstant() const { return Terms.empty(); }
+  static Linear symbol(unsigned Symbol) {
+    Linear L;
+    L.Terms.emplace_back(Symbol, 1);
+    return L;
+  }
   Linear &add(const Linear &Other, int64_t Sign) {
     Constant += Sign * Other.Constant;
     for (const auto &[Symbol, Coeff] : Other.Terms) {
-      int64_t &Mine = Terms[Symbol];
-      Mine += Sign * Coeff;
-      if (Mine == 0)
-        Terms.erase(Symbol);
+      auto *It = llvm::lower_bound(
+          Terms, Symbol, [](const auto &T, unsigned S) { return T.first < S; });
+      if (It == Terms.end() || It->first != Symbol)
+        It = Terms.insert(It, {Symbol, 0});
+      It->second += Sign * Coeff;
+      if (It->second == 0)
+        Terms.erase(It);
     }
     return *this;
   }
   Linear &scale(int64_t Factor) {
     Constant *= Factor;
-    for (auto It = Terms.begin(); It != Terms.end();) {
-      It->second *= Factor;
-      if (It->second == 0)
-        It = Terms.erase(It);
-      else
-        ++It;
-    }
+    for (auto &Term : Terms)
+      Term.second *= Factor;
+    llvm::erase_if(Terms, [](const auto &T) { return T.second == 0; });
     return *this;
   }
   bool operator==(const Linear &O) const {
@@ -69,10 +75,26 @@ struct Linear {
   }
 };
 
+/// One thread, and the values its loops' counters have: a few counters,
+/// copied once per combination of iterations, so a small vector.
 struct Env {
   ThreadCoord Thread{};
   ThreadCoord Block{};
-  llvm::DenseMap<const VarDecl *, int64_t> Counters;
+  llvm::SmallVector<std::pair<const VarDecl *, int64_t>, 4> Counters;
+  const int64_t *counter(const VarDecl *Var) const {
+    for (const auto &[V, Value] : Counters)
+      if (V == Var)
+        return &Value;
+    return nullptr;
+  }
+  void setCounter(const VarDecl *Var, int64_t Value) {
+    for (auto &[V, Old] : Counters)
+      if (V == Var) {
+        Old = Value;
+        return;
+      }
+    Counters.emplace_back(Var, Value);
+  }
 };
 
 bool isSharedVar(const VarDecl *V) {
@@ -348,9 +370,13 @@ struct SharedAccessAnalysis::Impl {
   const BlockTouches &blockTouches(const SharedAccess &A,
                                    const std::vector<const ForStmt *> &SharedWith,
                                    const ThreadCoord &Block);
-  std::map<std::tuple<const Expr *, std::vector<const ForStmt *>, ThreadCoord>,
-           BlockTouches>
-      TouchCache;
+  /// The block touches by (access, shared loops, block shape): a function
+  /// of the function, the call site and the access only, so an analysis of
+  /// another barrier scope of the same function and call shares them.
+  using TouchStore =
+      std::map<std::tuple<const Expr *, std::vector<const ForStmt *>, ThreadCoord>,
+               BlockTouches>;
+  std::shared_ptr<TouchStore> TouchCache = std::make_shared<TouchStore>();
   static ThreadCoord threadAt(unsigned Id, const ThreadCoord &Block) {
     return {Id % Block[0], (Id / Block[0]) % Block[1],
             Id / (Block[0] * Block[1])};
@@ -363,7 +389,7 @@ const SharedAccessAnalysis::Impl::BlockTouches &
 SharedAccessAnalysis::Impl::blockTouches(
     const SharedAccess &A, const std::vector<const ForStmt *> &SharedWith,
     const ThreadCoord &Block) {
-  auto [It, New] = TouchCache.try_emplace({A.Where, SharedWith, Block});
+  auto [It, New] = TouchCache->try_emplace({A.Where, SharedWith, Block});
   BlockTouches &Entry = It->second;
   if (!New)
     return Entry;
@@ -815,8 +841,7 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
                              .str();
       // The builtins' symbols are keyed by their spelling's storage.
       const void *Key = &BuiltinKeys[Read->Var][Dim];
-      L.Terms[symbol(Key, Name)] = 1;
-      return L;
+      return Linear::symbol(symbol(Key, Name));
     }
     }
   }
@@ -831,9 +856,9 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var || !Var->getType()->isIntegralOrEnumerationType())
       return std::nullopt;
-    if (auto It = En.Counters.find(Var); It != En.Counters.end()) {
+    if (const int64_t *Value = En.counter(Var)) {
       Linear L;
-      L.Constant = It->second;
+      L.Constant = *Value;
       return L;
     }
     if (isMutated(Var))
@@ -848,9 +873,7 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
     }
     if (isa<ParmVarDecl>(Var)) {
       // A kernel's parameters are the same for the whole grid.
-      Linear L;
-      L.Terms[symbol(Var, Var->getName())] = 1;
-      return L;
+      return Linear::symbol(symbol(Var, Var->getName()));
     }
     if (!Var->hasLocalStorage() || !Var->getInit())
       return std::nullopt;
@@ -860,9 +883,7 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
     const FunctionDivergence *Owner =
         Opts.Caller && Var->getDeclContext() == Opts.Caller ? CallerD : D;
     if (Owner && uniformAt(*Owner, Ref, Scope::Block)) {
-      Linear L;
-      L.Terms[symbol(Var, Var->getName())] = 1;
-      return L;
+      return Linear::symbol(symbol(Var, Var->getName()));
     }
     return std::nullopt;
   }
@@ -1142,7 +1163,7 @@ SharedAccessAnalysis::Impl::runLoop(const ForStmt *For, const VarDecl *Counter,
   int64_t Value = Start->Constant;
   std::vector<int64_t> Values;
   for (unsigned I = 0; I <= MaxIterations; ++I) {
-    Inner.Counters[Counter] = Value;
+    Inner.setCounter(Counter, Value);
     std::optional<bool> Go = truth(For->getCond(), Inner);
     if (!Go)
       return std::nullopt;
@@ -1238,7 +1259,7 @@ SharedAccessAnalysis::Impl::touches(
         if (NextEnvs.size() >= MaxCombinations)
           break;
         Env E = Envs[I];
-        E.Counters[Counter] = V;
+        E.setCounter(Counter, V);
         NextEnvs.push_back(std::move(E));
         std::vector<int64_t> K = Keys[I];
         if (Shared) {
@@ -1305,8 +1326,13 @@ SharedAccessAnalysis::Impl::cellText(const SharedAccess &A,
 SharedAccessAnalysis::SharedAccessAnalysis(const FunctionDecl *Kernel,
                                            ASTContext &Ctx,
                                            AnalysisManager &Manager,
-                                           SharedAccessOptions Options)
+                                           SharedAccessOptions Options,
+                                           const SharedAccessAnalysis *Sibling)
     : P(std::make_unique<Impl>(Kernel, Ctx, Manager, Options)) {
+  if (Sibling && Sibling->P->FD == Kernel &&
+      Sibling->P->Opts.Call == Options.Call &&
+      Sibling->P->Opts.Caller == Options.Caller)
+    P->TouchCache = Sibling->P->TouchCache;
   bool WithCallSite = Options.Call && Options.Caller &&
                       Options.Caller->getBody() &&
                       Options.Call->getDirectCallee() &&
@@ -1347,6 +1373,33 @@ SharedAccessAnalysis::intervalOf(const SharedAccess &A) const {
 bool SharedAccessAnalysis::isCyclic(unsigned Interval) const {
   return P->Intervals && P->Intervals->isCyclic(Interval);
 }
+
+std::vector<SharedAccessGroup> SharedAccessAnalysis::groups() const {
+  std::vector<SharedAccessGroup> Out;
+  llvm::DenseMap<std::pair<const VarDecl *, unsigned>, size_t> Index;
+  for (const SharedAccess &A : P->Accesses) {
+    std::optional<unsigned> Interval = intervalOf(A);
+    if (!Interval)
+      continue;
+    auto [It, New] = Index.try_emplace({A.Var, *Interval}, Out.size());
+    if (New)
+      Out.push_back({A.Var, *Interval, {}});
+    Out[It->second].Members.push_back(&A);
+  }
+  const SourceManager &SM = P->Ctx.getSourceManager();
+  auto Before = [&](const SharedAccess *L, const SharedAccess *R) {
+    return SM.isBeforeInTranslationUnit(L->Where->getBeginLoc(),
+                                        R->Where->getBeginLoc());
+  };
+  for (SharedAccessGroup &G : Out)
+    llvm::stable_sort(G.Members, Before);
+  llvm::stable_sort(Out, [&](const SharedAccessGroup &L,
+                             const SharedAccessGroup &R) {
+    return Before(L.Members.front(), R.Members.front());
+  });
+  return Out;
+}
+
 
 ThreadCoord SharedAccessAnalysis::blockShape() const { return P->Shape; }
 
@@ -1553,6 +1606,16 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
     }
   }
   return Best;
+}
+
+std::string threadName(const ThreadCoord &T, const ThreadCoord &Shape) {
+  if (Shape[1] == 1 && Shape[2] == 1)
+    return "thread " + std::to_string(T[0]);
+  std::string Name =
+      "thread (" + std::to_string(T[0]) + ", " + std::to_string(T[1]);
+  if (Shape[2] > 1)
+    Name += ", " + std::to_string(T[2]);
+  return Name + ")";
 }
 
 std::vector<const CallExpr *> sharedArrayCalls(const FunctionDecl *Kernel) {

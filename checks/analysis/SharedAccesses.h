@@ -90,6 +90,10 @@ struct SharedAccess {
 /// A thread of the block, by coordinates.
 using ThreadCoord = std::array<unsigned, 3>;
 
+/// How a finding names thread \p T of a block of shape \p Shape: "thread 3"
+/// in a one-dimensional block, "thread (3, 1)" or "thread (3, 1, 0)".
+std::string threadName(const ThreadCoord &T, const ThreadCoord &Shape);
+
 /// Two threads that touch one cell, the first one by the first access.
 struct SharedConflict {
   ThreadCoord First{};
@@ -102,6 +106,14 @@ struct SharedConflict {
   std::string Cell;
   /// The accesses are from different iterations of a loop they share.
   bool AcrossIterations = false;
+};
+
+/// The accesses of one variable in one barrier interval, in source order:
+/// the only accesses conflict() relates to one another.
+struct SharedAccessGroup {
+  const VarDecl *Var = nullptr;
+  unsigned Interval = 0;
+  std::vector<const SharedAccess *> Members;
 };
 
 /// What a SharedAccessAnalysis is asked for.
@@ -124,15 +136,22 @@ class SharedAccessAnalysis {
 public:
   /// The accesses of kernel \p Kernel (nothing for a device function unless
   /// \p Options names a call to it: its pointers are bound by callers).
+  /// \p Sibling, an analysis of the same function and call at another
+  /// barrier scope, lends its per-thread evaluations (they do not depend on
+  /// the scope): each access is evaluated once for both rules.
   SharedAccessAnalysis(const FunctionDecl *Kernel, ASTContext &Ctx,
                        AnalysisManager &Manager,
-                       SharedAccessOptions Options = {});
+                       SharedAccessOptions Options = {},
+                       const SharedAccessAnalysis *Sibling = nullptr);
   ~SharedAccessAnalysis();
 
   llvm::ArrayRef<SharedAccess> accesses() const;
   /// The barrier interval of an access (nullopt: unreachable or unknown).
   std::optional<unsigned> intervalOf(const SharedAccess &A) const;
   bool isCyclic(unsigned Interval) const;
+  /// The accesses bucketed by variable and interval (accesses outside every
+  /// interval left out), ordered by each group's first access.
+  std::vector<SharedAccessGroup> groups() const;
   /// Two different threads touch one cell through \p A and \p B (same
   /// variable, at least one writing, not both atomic, one barrier interval).
   /// Which iterations of their shared loops can meet follows the barrier-free
