@@ -216,13 +216,11 @@ std::optional<Verdict> Judge::operator()(const CallExpr *Call) const {
         WarpProblem Problem;
         Problem.Warp = W;
         Problem.Callers = Callers;
-        uint32_t FirstMask = (*Values)[W * 32 + llvm::countr_zero(Callers)];
-        bool OneMask = true;
+        auto [FirstMask, OneMask] = analysis::warpMask(*Values, W, Callers);
         for (unsigned L = 0; L < 32; ++L) {
           if (!(Callers >> L & 1))
             continue;
           uint32_t M = (*Values)[W * 32 + L];
-          OneMask &= M == FirstMask;
           if (!(M >> L & 1))
             Problem.LeftOut |= static_cast<LaneBits>(1) << L;
           Problem.Absent |= M;
@@ -379,6 +377,16 @@ std::optional<Verdict> Judge::operator()(const CallExpr *Call) const {
   return V;
 }
 
+/// The note at the condition that decided the lanes of a finding.
+void noteGuard(ClangTidyCheck &Check, const Verdict &V) {
+  if (V.Guard)
+    Check.diag(V.Guard->getBeginLoc(),
+               "the lanes that reach the call are decided by this condition "
+               "being %select{false|true}0",
+               DiagnosticIDs::Note)
+        << (V.GuardHolds ? 1 : 0);
+}
+
 /// How deep call-site context follows calls (a kernel, a wrapper, the
 /// wrapper's wrapper).
 constexpr unsigned MaxContextDepth = 2;
@@ -471,12 +479,7 @@ void WarpMaskMismatchCheck::check(const MatchFinder::MatchResult &Result) {
     diag(V->Loc, "'%0' is called %1")
         << analysis::maskedWarpIntrinsicName(Call->getDirectCallee())
         << V->Tail;
-    if (V->Guard)
-      diag(V->Guard->getBeginLoc(),
-           "the lanes that reach the call are decided by this condition "
-           "being %select{false|true}0",
-           DiagnosticIDs::Note)
-          << (V->GuardHolds ? 1 : 0);
+    noteGuard(*this, *V);
     if (V->MaskVar)
       diag(V->MaskVar->getLocation(),
            V->ActiveMask ? "'%0' holds '__activemask()'" : "'%0' holds the mask",
@@ -552,12 +555,7 @@ bool WarpMaskMismatchCheck::reportThroughCall(
         << calleeDisplayName(Outer) << Name << Tail;
     diag(V->Loc, "'%0' is called here, in '%1'", DiagnosticIDs::Note)
         << Name << Callee->getNameAsString();
-    if (V->Guard)
-      diag(V->Guard->getBeginLoc(),
-           "the lanes that reach the call are decided by this condition "
-           "being %select{false|true}0",
-           DiagnosticIDs::Note)
-          << (V->GuardHolds ? 1 : 0);
+    noteGuard(*this, *V);
     return true;
   }
   if (Depth >= MaxContextDepth)

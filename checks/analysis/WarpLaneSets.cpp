@@ -121,6 +121,17 @@ bool isActiveMaskArgument(const Expr *Mask, const FunctionDecl *FD,
   return immutableLocal(Mask->IgnoreParenCasts(), FD, Mutations) != nullptr;
 }
 
+std::pair<uint32_t, bool>
+warpMask(const std::array<uint32_t, ThreadsPerRow> &Masks, unsigned W,
+         LaneBits Callers) {
+  uint32_t First = Masks[W * 32 + llvm::countr_zero(Callers)];
+  bool One = true;
+  for (unsigned L = 0; L < 32; ++L)
+    if (Callers >> L & 1)
+      One &= Masks[W * 32 + L] == First;
+  return {First, One};
+}
+
 std::string describeLanes(LaneBits Lanes) {
   std::vector<std::pair<unsigned, unsigned>> Ranges;
   for (unsigned L = 0; L < 32; ++L) {
@@ -410,18 +421,23 @@ std::optional<Val> Program::evalPart(int N, unsigned Tid,
   }
   case Node::Ballot: {
     unsigned Warp = Tid / 32;
-    auto Mask = eval(X.A, Tid);
+    auto Mask = evalPart(X.A, Tid, Depth + 1);
     if (!Mask || !X.Voters)
       return std::nullopt;
-    LaneBits Voting = X.Voters->Bits[Warp] & static_cast<LaneBits>(*Mask);
+    // A vote of what is not known exactly (a loaded value) is not known.
+    if (!Mask->exact())
+      return Val::unknown();
+    LaneBits Voting = X.Voters->Bits[Warp] & static_cast<LaneBits>(Mask->V);
     LaneBits Result = 0;
     for (unsigned L = 0; L < 32; ++L) {
       if (!(Voting >> L & 1))
         continue;
-      auto P = eval(X.B, Warp * 32 + L);
+      auto P = evalPart(X.B, Warp * 32 + L, Depth + 1);
       if (!P)
         return std::nullopt;
-      if (*P)
+      if (!P->exact())
+        return Val::unknown();
+      if (P->V)
         Result |= static_cast<LaneBits>(1) << L;
     }
     return Val::exactly(normalize(Result, X.Width, X.Signed));
@@ -469,7 +485,7 @@ std::optional<Val> Program::evalPart(int N, unsigned Tid,
       // (a + 2^ka x)(b + 2^kb y) = ab + a 2^kb y + b 2^ka x + 2^(ka+kb) xy.
       Out.V = static_cast<int64_t>(static_cast<uint64_t>(L.V) *
                                    static_cast<uint64_t>(R.V));
-      uint64_t Known = std::min<uint64_t>(
+      auto Known = std::min<uint64_t>(
           {static_cast<uint64_t>(L.Known) + knownTrailingZeros(R),
            static_cast<uint64_t>(R.Known) + knownTrailingZeros(L),
            static_cast<uint64_t>(L.Known) + R.Known});
@@ -1433,11 +1449,8 @@ WarpLaneSets::shuffleReadProblem(const CallExpr *Call) const {
     ShuffleReadProblem Problem;
     Problem.Width = Width;
     Problem.Warp = W;
-    Problem.Mask = (*Masks)[W * 32 + llvm::countr_zero(Callers)];
-    bool OneMask = true;
-    for (unsigned L = 0; L < 32; ++L)
-      if (Callers >> L & 1)
-        OneMask &= (*Masks)[W * 32 + L] == Problem.Mask;
+    auto [Mask, OneMask] = warpMask(*Masks, W, Callers);
+    Problem.Mask = Mask;
     if (Sources) {
       // Callers must be known to call: a lane that only may arrive is not
       // said to read.

@@ -42,6 +42,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace clang {
 class ASTContext;
@@ -102,6 +103,12 @@ llvm::StringRef maskedWarpIntrinsicName(const FunctionDecl *FD);
 /// directly or through a local given only that value.
 bool isActiveMaskArgument(const Expr *Mask, const FunctionDecl *FD,
                           ASTContext &Ctx);
+
+/// The mask the first of the \p Callers of warp \p W passes, and whether
+/// every one of them passes that mask (\p Masks as valuesAt gives them).
+std::pair<uint32_t, bool>
+warpMask(const std::array<uint32_t, ThreadsPerRow> &Masks, unsigned W,
+         LaneBits Callers);
 
 /// "lane 3", "lanes 8-15", "lanes 0-3, 8-11 and 16" (en dashes).
 std::string describeLanes(LaneBits Lanes);

@@ -26,6 +26,28 @@ namespace {
 
 using namespace clang::ast_matchers;
 
+/// The calls in \p FD whose callee's name \p Named accepts, in source
+/// order.
+std::vector<const CallExpr *>
+callsIn(const FunctionDecl *FD, ASTContext &Ctx,
+        llvm::function_ref<bool(llvm::StringRef)> Named) {
+  std::vector<const CallExpr *> Out;
+  for (const auto &Node :
+       match(functionDecl(equalsNode(FD),
+                          forEachDescendant(callExpr().bind("c"))),
+             Ctx)) {
+    const auto *Call = Node.getNodeAs<CallExpr>("c");
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->getIdentifier() && Named(Callee->getName()))
+      Out.push_back(Call);
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::sort(Out, [&](const CallExpr *A, const CallExpr *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  });
+  return Out;
+}
+
 /// The probes of kernel `k` (calls of `probe(mask)`), in source order, with
 /// their reach and the values of their argument.
 struct Probes {
@@ -46,18 +68,7 @@ struct Probes {
     if (!FD)
       return;
     Sets = std::make_unique<WarpLaneSets>(FD, Ctx, *Manager);
-    auto Found = match(
-        functionDecl(equalsNode(FD),
-                     forEachDescendant(
-                         callExpr(callee(functionDecl(hasName("probe"))))
-                             .bind("c"))),
-        Ctx);
-    for (const auto &Node : Found)
-      Calls.push_back(Node.getNodeAs<CallExpr>("c"));
-    const SourceManager &SM = Ctx.getSourceManager();
-    llvm::sort(Calls, [&](const CallExpr *A, const CallExpr *B) {
-      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
-    });
+    Calls = callsIn(FD, Ctx, [](llvm::StringRef N) { return N == "probe"; });
   }
 
   LaneReach reach(unsigned I) const {
@@ -316,17 +327,8 @@ struct Shuffles {
     if (!FD)
       return;
     Sets = std::make_unique<WarpLaneSets>(FD, Ctx, *Manager);
-    auto Found = match(
-        functionDecl(equalsNode(FD),
-                     forEachDescendant(
-                         callExpr(callee(functionDecl(matchesName("__shfl"))))
-                             .bind("c"))),
-        Ctx);
-    for (const auto &Node : Found)
-      Calls.push_back(Node.getNodeAs<CallExpr>("c"));
-    const SourceManager &SM = Ctx.getSourceManager();
-    llvm::sort(Calls, [&](const CallExpr *A, const CallExpr *B) {
-      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    Calls = callsIn(FD, Ctx, [](llvm::StringRef N) {
+      return N.starts_with("__shfl");
     });
   }
   std::optional<ShuffleReadProblem> problem(unsigned I) const {
@@ -441,6 +443,26 @@ __global__ void k(int *in) {
   EXPECT_TRUE(U.exact(2));
 }
 
+TEST(WarpLaneSets, ValuesKnownInPartDecideNothingElse) {
+  Probes P(R"cu(
+__global__ void k(const int *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (__ballot_sync(0xffffffff, in[i] > 0) & 1) probe(); // 0: warp-uniform
+  probe();                                               // 1
+  if (in[i] > 0 && threadIdx.x % 32 < 8) probe();        // 2: at most 0-7
+  probe();                                               // 3: whole again
+  if ((in[i] * 2) & 1) probe();                          // 4: even: never
+}
+)cu");
+  ASSERT_EQ(P.Calls.size(), 5u);
+  EXPECT_TRUE(P.exact(0));
+  EXPECT_TRUE(P.exact(1));
+  EXPECT_FALSE(P.exact(2));
+  EXPECT_TRUE(P.exact(3));
+  EXPECT_EQ(P.lanes(3), 0xffffffffu);
+  EXPECT_EQ(P.lanes(4), 0u);
+}
+
 TEST(WarpLaneSets, CallSiteContext) {
   ParsedCuda P(R"cu(
 __device__ void probe(unsigned mask = 0);
@@ -462,19 +484,7 @@ __global__ void k(const int *in, int n) {
   const FunctionDecl *W = P.function("wrapper");
   ASSERT_TRUE(K && W);
   auto CallsOf = [&](const FunctionDecl *In, llvm::StringRef Name) {
-    std::vector<const CallExpr *> Out;
-    for (const auto &Node :
-         match(functionDecl(equalsNode(In),
-                            forEachDescendant(
-                                callExpr(callee(functionDecl(hasName(Name))))
-                                    .bind("c"))),
-               Ctx))
-      Out.push_back(Node.getNodeAs<CallExpr>("c"));
-    const SourceManager &SM = Ctx.getSourceManager();
-    llvm::sort(Out, [&](const CallExpr *A, const CallExpr *B) {
-      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
-    });
-    return Out;
+    return callsIn(In, Ctx, [&](llvm::StringRef N) { return N == Name; });
   };
   std::vector<const CallExpr *> Wrappers = CallsOf(K, "wrapper");
   std::vector<const CallExpr *> ProbeCalls = CallsOf(W, "probe");
