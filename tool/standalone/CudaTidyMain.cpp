@@ -536,6 +536,9 @@ public:
   int run() {
     if (Stop Code = readOptions())
       return *Code;
+    // `cuda-tidy --cache-stats` alone: what the folder holds, nothing run.
+    if (CacheStats && SourcePaths.empty() && BuildPath.empty() && !JoinIndex)
+      return listCacheFolder();
     if (Stop Code = JoinIndex ? planJoin() : planFiles())
       return *Code;
     if (Stop Code = readGates())
@@ -554,6 +557,7 @@ private:
   using Stop = std::optional<int>;
 
   Stop readOptions();
+  int listCacheFolder();
   Stop planFiles();
   Stop readGates();
   void analyze();
@@ -637,6 +641,32 @@ private:
   unsigned WarningsAsErrorsCount = 0;
   bool FoundCompilerErrors = false;
 };
+
+/// The cache folder's listing (printListing), for `cuda-tidy --cache-stats`
+/// with no input: exit 0, or 2 when there is no folder to list.
+int StandaloneRun::listCacheFolder() {
+  if (NoCache) {
+    error("--cache-stats with --no-cache and no input: there is no folder "
+          "to list");
+    return ExitUsageError;
+  }
+  std::string Folder = CacheDir.empty() ? defaultCacheDirectory() : CacheDir;
+  if (Folder.empty()) {
+    error("--cache-stats: no cache folder (set --cache-dir, XDG_CACHE_HOME "
+          "or HOME)");
+    return ExitUsageError;
+  }
+  llvm::Expected<std::unique_ptr<CacheStore>> Store = CacheStore::open(Folder);
+  if (!Store) {
+    error("--cache-stats: " + llvm::toString(Store.takeError()));
+    return ExitUsageError;
+  }
+  (*Store)->setMaxBytes(CacheBudget);
+  llvm::outs() << "cuda-tidy: cache: folder " << (*Store)->directory()
+               << "\n";
+  printListing((*Store)->listing(), CacheBudget, llvm::outs());
+  return ExitSuccess;
+}
 
 /// The configuration (.cuda-tidy.yaml, .clang-tidy, --config) and the
 /// checks it enables; --list-checks and --dump-config end the run here.
