@@ -16,7 +16,12 @@
 //    broadcast needs a fixed set of lanes, not whichever are converged),
 //    unless the mask also feeds __ffs/__popc (leader election: "whoever is
 //    here" is meant);
-//  - a shuffle width that is not a power of two from 1 to 32.
+//  - a shuffle width that is not a power of two from 1 to 32, or one that
+//    splits the mask: a segment named in part while the offsets change,
+//    or a caller that reads a lane the mask leaves out.
+// Device functions are also judged as each call makes them (call-site
+// context: the caller's lanes and arguments), reported at the call with a
+// note at the intrinsic, unless the function alone is already wrong.
 // Full masks are cuda-full-warp-mask's: they are not reported here, so a
 // site gets one finding.
 //

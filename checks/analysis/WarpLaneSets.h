@@ -18,6 +18,18 @@
 // remembered (Exited): for votes, matches and __syncwarp they have exited,
 // which the Programming Guide allows.
 //
+// A value the evaluation does not follow (blockIdx.x, a parameter, a load)
+// keeps what its alignment says: its low bits are known when it is a
+// multiple of a power of two (blockDim.x as the TU's launches and checks
+// show it, or 32 with AssumeBlockDimXMultipleOf32; a constant stride), so
+// `(blockIdx.x * blockDim.x + threadIdx.x) % 32` is the lane exactly when
+// that is provable. A condition known only in part at some thread is not
+// decoded.
+//
+// With call-site context (the second constructor) a device function is
+// walked as one call makes it: the caller's lanes at the call enter, and
+// its parameters are the call's arguments as the caller evaluates them.
+//
 // The walk is one pass over the body's statements in order (loops once,
 // with the calls of a loop whose iterations may see different lanes marked
 // inexact), so the cost is the size of the function times the 1024 threads
