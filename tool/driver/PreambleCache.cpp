@@ -12,6 +12,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <chrono>
@@ -210,8 +211,11 @@ std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
 
 namespace {
 
-constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 3";
-constexpr uint32_t PayloadVersion = 2;
+constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 4";
+constexpr uint32_t PayloadVersion = 3;
+
+/// The synthetic main files' names start so (TidyRunner skips them).
+constexpr llvm::StringLiteral SyntheticPrefix = ".cuda-tidy-preamble-";
 
 /// Counts every diagnostic the build emits.
 class CountingConsumer : public DiagnosticConsumer {
@@ -250,6 +254,9 @@ public:
       if (Main && File.isSameRef(*Main))
         continue;
       if (Main && &File.getFileEntry() == &Main->getFileEntry())
+        continue;
+      // The main file of the shared preamble this one is chained on.
+      if (llvm::sys::path::filename(File.getName()).starts_with(SyntheticPrefix))
         continue;
       llvm::SmallString<256> Path(File.getName());
       CI.getFileManager().makeAbsolutePath(Path);
@@ -322,6 +329,19 @@ std::string pchPathFor(const Digest &Key) {
   return "/__cuda_tidy__/preamble-" + toHex(Key) + ".pch";
 }
 
+/// Shows \p P's PCH, and the shared one it is chained on, to a compiler
+/// at their paths (in-memory files, modification time 0 as when built).
+void pushPch(const Preamble &P, llvm::vfs::OverlayFileSystem &FS) {
+  IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Pch(
+      new llvm::vfs::InMemoryFileSystem());
+  for (const Preamble *Link = &P; Link; Link = Link->Shared.get())
+    Pch->addFile(Link->PchPath, 0,
+                 llvm::MemoryBuffer::getMemBuffer(
+                     Link->Pch, Link->PchPath,
+                     /*RequiresNullTerminator=*/false));
+  FS.pushOverlay(Pch);
+}
+
 } // namespace
 
 std::shared_ptr<const Preamble>
@@ -330,14 +350,18 @@ PreambleCache::build(const CompilerInvocation &Invocation,
                      const llvm::MemoryBuffer &MainBuffer,
                      const LeadingIncludes &Scan, const Digest &Key,
                      const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
-                     const std::shared_ptr<PCHContainerOperations> &PCHOps) {
+                     const std::shared_ptr<PCHContainerOperations> &PCHOps,
+                     const std::shared_ptr<const Preamble> &Shared) {
   auto Result = std::make_shared<Preamble>();
   Result->PchPath = pchPathFor(Key);
+  // The shared preamble is built from an empty main file: it holds what
+  // precedes the first byte of every file (acquireShared).
+  const bool BuildingShared = MainBuffer.getBufferSize() == 0;
 
   // The preamble's main file: a name of its own beside the real file (so
   // quoted includes are searched in the same folder), never a real file.
   llvm::SmallString<256> Synthetic(llvm::sys::path::parent_path(MainFile));
-  llvm::sys::path::append(Synthetic, ".cuda-tidy-preamble-" +
+  llvm::sys::path::append(Synthetic, SyntheticPrefix +
                                          toHex(Key).substr(0, 16) + ".cu");
   CompilerInvocation Copy(Invocation);
   FrontendOptions &Frontend = Copy.getFrontendOpts();
@@ -353,6 +377,14 @@ PreambleCache::build(const CompilerInvocation &Invocation,
   // preamble does them again at its end (a fifth of a warm run's time).
   // The option is one a PCH may differ in from the file that uses it.
   Copy.getLangOpts().PCHInstantiateTemplates = true;
+  if (Shared) {
+    // Chained on the shared PCH: the build loads it as a -include-pch
+    // would, and the PCH it writes holds what its lines add (clang's
+    // chained PCH) and imports the shared one by its path.
+    PreprocessorOptions &PP = Copy.getPreprocessorOpts();
+    PP.ImplicitPCHInclude = Shared->PchPath;
+    PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+  }
 
   unsigned Count = Scan.Includes.size();
   // The lexer's own idea of the preamble bounds the cut from above.
@@ -365,18 +397,27 @@ PreambleCache::build(const CompilerInvocation &Invocation,
   // What the build looks up and does not find (headers searched for in
   // the folders before the one they are in).
   auto Lookups = llvm::makeIntrusiveRefCnt<LookupRecorder>(FS);
-  for (unsigned Attempt = 0; Attempt < 2 && Scan.cut(Count); ++Attempt) {
+  // The shared PCH, above the recorder: not a lookup of the headers'.
+  IntrusiveRefCntPtr<llvm::vfs::FileSystem> BuildFS = Lookups;
+  if (Shared) {
+    auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+        IntrusiveRefCntPtr<llvm::vfs::FileSystem>(Lookups));
+    pushPch(*Shared, *Overlay);
+    BuildFS = Overlay;
+  }
+  for (unsigned Attempt = 0;
+       Attempt < 2 && (Scan.cut(Count) || BuildingShared); ++Attempt) {
     PreambleBounds Bounds(Scan.cut(Count),
                           /*PreambleEndsAtStartOfLine=*/true);
     CountingConsumer Counter;
     IntrusiveRefCntPtr<DiagnosticsEngine> Diags =
-        CompilerInstance::createDiagnostics(*Lookups, Copy.getDiagnosticOpts(),
+        CompilerInstance::createDiagnostics(*BuildFS, Copy.getDiagnosticOpts(),
                                             &Counter,
                                             /*ShouldOwnClient=*/false);
     BuildCallbacks Callbacks(Scan, Hasher);
     Lookups->clear();
     llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
-        Copy, &MainBuffer, Bounds, Diags, Lookups, PCHOps,
+        Copy, &MainBuffer, Bounds, Diags, BuildFS, PCHOps,
         /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);
     Result->Dependencies = std::move(Callbacks.Dependencies);
     Result->Missing = Lookups->missing();
@@ -423,6 +464,23 @@ PreambleCache::build(const CompilerInvocation &Invocation,
   // The overlay's buffer points into the preamble's own storage, which
   // lives as long as Result->Built.
   Result->Pch = (*Bytes)->getBuffer();
+  Result->PchHash = digestOf(Result->Pch);
+  if (Shared) {
+    // Valid while the shared one is: its files are this one's too.
+    Result->Shared = Shared;
+    llvm::StringSet<> Own;
+    for (const FileDigest &D : Result->Dependencies)
+      Own.insert(D.Path);
+    for (const FileDigest &D : Shared->Dependencies)
+      if (!Own.contains(D.Path))
+        Result->Dependencies.push_back(D);
+    llvm::sort(Result->Dependencies,
+               [](const FileDigest &A, const FileDigest &B) {
+                 return A.Path < B.Path;
+               });
+    mergePaths(Result->Missing, Shared->Missing);
+    mergePaths(Result->Found, Shared->Found);
+  }
   return Result;
 }
 
@@ -439,6 +497,7 @@ void PreambleCache::store(const Digest &Key, const Preamble &P) {
   Meta.u32(PayloadVersion);
   Meta.u8(P.Usable);
   Meta.u32(P.IncludeCount);
+  Meta.digest(P.PchHash);
   Meta.u32(static_cast<uint32_t>(P.Dependencies.size()));
   for (const FileDigest &D : P.Dependencies) {
     Meta.str(D.Path);
@@ -458,7 +517,9 @@ void PreambleCache::store(const Digest &Key, const Preamble &P) {
     Disk->write(EntryKind::Preamble, Key, {Meta.bytes()});
 }
 
-std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
+std::shared_ptr<const Preamble>
+PreambleCache::load(const Digest &Key,
+                    const std::shared_ptr<const Preamble> &Shared) {
   if (!Disk)
     return nullptr;
   std::optional<CacheStore::Entry> Entry = Disk->read(EntryKind::Preamble, Key);
@@ -473,7 +534,8 @@ std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
   uint64_t Offset = 0;
   uint64_t Size = 0;
   bool Ok = In.u32(Version) && Version == PayloadVersion && In.u8(Usable) &&
-            In.u32(Count) && In.count(Deps, 4 + 32);
+            In.u32(Count) && In.digest(Result->PchHash) &&
+            In.count(Deps, 4 + 32);
   for (uint32_t I = 0; Ok && I < Deps; ++I) {
     FileDigest D;
     Ok = In.str(D.Path) && In.digest(D.Hash);
@@ -497,6 +559,9 @@ std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
   Result->PchPath = pchPathFor(Key);
   Result->Pch = Entry->Payload.substr(Offset, Size);
   Result->Loaded = std::move(Entry->Buffer);
+  // (Its key holds the shared one's digest, and its dependencies the shared
+  // one's files.)
+  Result->Shared = Shared;
   return Result;
 }
 
@@ -504,19 +569,70 @@ std::shared_ptr<const Preamble> PreambleCache::load(const Digest &Key) {
 // Sharing
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// The file's path as the preamble cache knows it (absolute, no dots).
+std::string planKey(llvm::StringRef File) {
+  llvm::SmallString<256> Path(File);
+  (void)llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
+/// \p Scan with its first \p Count include lines only.
+LeadingIncludes firstLines(const LeadingIncludes &Scan, unsigned Count) {
+  LeadingIncludes Cut = Scan;
+  Cut.Includes.resize(std::min<size_t>(Count, Scan.Includes.size()));
+  Cut.HasQuoted =
+      llvm::any_of(Cut.Includes, [](const LeadingIncludes::Line &L) {
+        return llvm::StringRef(L.Spelling).starts_with("\"");
+      });
+  return Cut;
+}
+
+} // namespace
+
 std::vector<std::vector<size_t>>
 PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
+  // (An unreadable file has no include line: a group of its own.)
+  std::vector<LeadingIncludes> Scans(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I) {
+    auto Buffer = llvm::MemoryBuffer::getFile(Files[I], /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (Buffer)
+      Scans[I] = scanLeadingIncludes((*Buffer)->getBuffer());
+  }
+  // With the shared preamble, a file's own preamble covers the longest run
+  // of its first include lines that another file of the run starts with too
+  // (the rest of its include lines are parsed with the file): a file whose
+  // lines are its own alone would build a preamble that serves it once,
+  // which costs more than it saves. A run of one file (an editor, a
+  // pre-commit hook) covers them all, for the next run of that file.
+  llvm::StringMap<unsigned> Cuts;
+  if (ChainOnShared && Files.size() > 1) {
+    llvm::StringMap<unsigned> Starting; // files that start with a prefix
+    for (size_t I = 0; I < Files.size(); ++I)
+      for (unsigned J = 1; J <= Scans[I].Includes.size(); ++J)
+        ++Starting[preambleSignature(firstLines(Scans[I], J), Files[I])];
+    for (size_t I = 0; I < Files.size(); ++I) {
+      unsigned Count = 0;
+      for (unsigned J = 1; J <= Scans[I].Includes.size(); ++J)
+        if (Starting[preambleSignature(firstLines(Scans[I], J), Files[I])] >=
+            2)
+          Count = J;
+      if (Count < Scans[I].Includes.size()) {
+        Cuts[planKey(Files[I])] = Count;
+        Scans[I] = firstLines(Scans[I], Count);
+      }
+    }
+  }
   llvm::StringMap<std::pair<unsigned, unsigned>> Counts;
   // Group number of each file: the position of its signature's first file.
   std::vector<std::pair<size_t, size_t>> Groups(Files.size());
   llvm::StringMap<size_t> FirstOf;
   for (size_t I = 0; I < Files.size(); ++I) {
     Groups[I] = {I, I};
-    auto Buffer = llvm::MemoryBuffer::getFile(Files[I], /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!Buffer)
-      continue;
-    LeadingIncludes Scan = scanLeadingIncludes((*Buffer)->getBuffer());
+    const LeadingIncludes &Scan = Scans[I];
     if (!Scan.cut(Scan.Includes.size()))
       continue;
     std::string Signature = preambleSignature(Scan, Files[I]);
@@ -536,16 +652,30 @@ PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
   const MemoryStopDeferred Deferred;
   std::scoped_lock Lock(Mutex);
   Planned = std::move(Counts);
+  PlannedCuts = std::move(Cuts);
   return Plan;
 }
 
 std::shared_ptr<const Preamble> PreambleCache::acquire(
     const CompilerInvocation &Invocation, llvm::StringRef MainFile,
-    const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
+    const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &FullScan,
     const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
     const std::shared_ptr<PCHContainerOperations> &PCHOps,
     PreambleSource &Source) {
   Source = PreambleSource::None;
+  // The include lines planRun chose this file's preamble to cover.
+  LeadingIncludes Scan = FullScan;
+  std::optional<unsigned> PlannedCut;
+  {
+    // Not stopped over --file-memory-limit while holding the lock.
+    const MemoryStopDeferred Deferred;
+    std::scoped_lock Lock(Mutex);
+    auto It = PlannedCuts.find(planKey(MainFile));
+    if (It != PlannedCuts.end())
+      PlannedCut = It->second;
+  }
+  if (PlannedCut)
+    Scan = firstLines(FullScan, *PlannedCut);
   if (!Scan.cut(Scan.Includes.size()))
     return nullptr;
   const std::string Signature = preambleSignature(Scan, MainFile);
@@ -562,13 +692,36 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   std::string Cwd;
   if (auto Dir = FS->getCurrentWorkingDirectory())
     Cwd = *Dir;
-  const Digest Key = KeyBuilder()
-                         .add(PreambleKeyVersion)
-                         .add(toolVersionKey())
-                         .add(flagsKey(Invocation))
-                         .add(Cwd)
-                         .add(Signature)
-                         .final();
+  // Chained on the shared preamble when there is one; whole otherwise.
+  std::shared_ptr<const Preamble> Shared;
+  if (ChainOnShared)
+    Shared = acquireShared(Invocation, Cwd, FS, PCHOps);
+  const std::string Flags = flagsKey(Invocation);
+  auto KeyOf = [&](llvm::StringRef Lines, const Preamble *On) {
+    return KeyBuilder()
+        .add(PreambleKeyVersion)
+        .add(toolVersionKey())
+        .add(Flags)
+        .add(Cwd)
+        .add(Lines)
+        .add(On ? "chained on" : "whole")
+        .add(On ? On->PchHash : Digest{})
+        .final();
+  };
+  const Digest Key = KeyOf(Signature, Shared.get());
+  if (Shared && PlannedCut && Disk) {
+    // A preamble of all its include lines, left by a run of this file alone,
+    // serves it better than the shorter one planned.
+    std::shared_ptr<const Preamble> Full =
+        load(KeyOf(preambleSignature(FullScan, MainFile), Shared.get()),
+             Shared);
+    if (Full && Full->Usable && Full->IncludeCount <= FullScan.Includes.size() &&
+        FullScan.cut(Full->IncludeCount)) {
+      Source = PreambleSource::Disk;
+      ++Counters.PreambleHits;
+      return Full;
+    }
+  }
 
   std::promise<std::shared_ptr<const Preamble>> Promise;
   std::shared_future<std::shared_ptr<const Preamble>> Ready;
@@ -598,20 +751,28 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
 
   std::shared_ptr<const Preamble> Result;
   if (Builder) {
-    Result = load(Key);
-    if (Result) {
-      Source = PreambleSource::Disk;
-      ++Counters.PreambleHits;
-    } else {
-      Result = build(Invocation, MainFile, MainBuffer, Scan, Key, FS,
-                     PCHOps);
+    auto Obtain = [&](const Digest &For,
+                      const std::shared_ptr<const Preamble> &On) {
+      std::shared_ptr<const Preamble> Got = load(For, On);
+      if (Got) {
+        Source = PreambleSource::Disk;
+        ++Counters.PreambleHits;
+        return Got;
+      }
+      Got = build(Invocation, MainFile, MainBuffer, Scan, For, FS, PCHOps, On);
       Source = PreambleSource::Built;
       ++Counters.PreambleMisses;
-      if (Result->Usable)
+      if (Got->Usable)
         ++Counters.PreamblesBuilt;
-      if (Result->Storable)
-        store(Key, *Result);
-    }
+      if (Got->Storable)
+        store(For, *Got);
+      return Got;
+    };
+    Result = Obtain(Key, Shared);
+    // Whatever keeps a chained preamble from being usable, the whole one
+    // (a preamble on its own, as before the shared one) is tried.
+    if (Shared && !Result->Usable)
+      Result = Obtain(KeyOf(Signature, nullptr), nullptr);
     Promise.set_value(Result);
   } else if (Ready.wait_for(std::chrono::seconds(0)) !=
              std::future_status::ready) {
@@ -633,6 +794,63 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   return Result;
 }
 
+std::shared_ptr<const Preamble> PreambleCache::acquireShared(
+    const CompilerInvocation &Invocation, llvm::StringRef Cwd,
+    const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
+    const std::shared_ptr<PCHContainerOperations> &PCHOps) {
+  // What precedes a file's first byte depends on the flags (the predefines,
+  // the -include'd CUDA wrapper) and the working folder (where a -include
+  // is looked up first), not on the file.
+  const Digest Key = KeyBuilder()
+                         .add(PreambleKeyVersion)
+                         .add("shared")
+                         .add(toolVersionKey())
+                         .add(flagsKey(Invocation))
+                         .add(Cwd)
+                         .final();
+  std::promise<std::shared_ptr<const Preamble>> Promise;
+  std::shared_future<std::shared_ptr<const Preamble>> Ready;
+  bool Builder = false;
+  {
+    // Not stopped over --file-memory-limit while holding the lock.
+    const MemoryStopDeferred Deferred;
+    std::scoped_lock Lock(Mutex);
+    auto It = SharedSlots.find(Key);
+    if (It == SharedSlots.end()) {
+      Builder = true;
+      Ready = Promise.get_future().share();
+      SharedSlots.emplace(Key, Ready);
+    } else {
+      Ready = It->second;
+    }
+  }
+  if (!Builder) {
+    std::shared_ptr<const Preamble> Result = Ready.get(); // a second or so
+    if (Result && Disk) // a use, for the eviction order: every file's
+      Disk->noteUse(EntryKind::Preamble, Key);
+    return Result;
+  }
+  // The others wait for this build: it is not stopped over
+  // --file-memory-limit before it is done (the thread stops at its next
+  // allocation after it, when it went over).
+  const MemoryStopDeferred Deferred;
+  std::shared_ptr<const Preamble> Result = load(Key, nullptr);
+  if (!Result) {
+    llvm::SmallString<256> Anchor(Cwd);
+    llvm::sys::path::append(Anchor, "shared");
+    std::unique_ptr<llvm::MemoryBuffer> Empty =
+        llvm::MemoryBuffer::getMemBuffer("", Anchor);
+    Result = build(Invocation, Anchor, *Empty, LeadingIncludes(), Key, FS,
+                   PCHOps, nullptr);
+    if (Result->Storable)
+      store(Key, *Result);
+  }
+  if (!Result->Usable)
+    Result = nullptr;
+  Promise.set_value(Result);
+  return Result;
+}
+
 void PreambleCache::apply(const Preamble &P, const LeadingIncludes &Scan,
                           CompilerInvocation &Invocation,
                           llvm::vfs::OverlayFileSystem &FS,
@@ -647,13 +865,7 @@ void PreambleCache::apply(const Preamble &P, const LeadingIncludes &Scan,
   PP.UsePredefines = false;
   PP.addRemappedFile(Invocation.getFrontendOpts().Inputs[0].getFile(),
                      MainBuffer.release());
-  IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Pch(
-      new llvm::vfs::InMemoryFileSystem());
-  Pch->addFile(
-      P.PchPath, 0,
-      llvm::MemoryBuffer::getMemBuffer(P.Pch, P.PchPath,
-                                       /*RequiresNullTerminator=*/false));
-  FS.pushOverlay(Pch);
+  pushPch(P, FS);
 }
 
 } // namespace clang::tidy::cuda::driver

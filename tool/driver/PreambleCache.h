@@ -10,6 +10,22 @@
 // through the cache folder (CacheStore.h). docs/performance.md says why
 // this and not -include-pch.
 //
+// The preambles of one set of flags share what every file starts with: the
+// predefines and the CUDA runtime wrapper the driver force-includes (0.3 s
+// and 14 MB of PCH that every preamble held again). That part is one PCH
+// of its own, the shared preamble, built from an empty main file; each
+// file's preamble is a PCH chained on it (clang's chained PCH: built with
+// the shared one as its ImplicitPCHInclude, it holds what the include lines
+// add, from 30 KB for <stdio.h> to 10 MB for <cooperative_groups.h>, and
+// imports the shared one by its path). In a run of several files, a file's
+// preamble covers only the longest run of its first include lines that
+// another file of the run starts with too; the rest of its lines are parsed
+// with the file (a preamble that would serve one file costs more to build
+// than it saves). A preamble of all its lines that an earlier run of that
+// file alone left in the folder is used first. docs/performance.md has the
+// numbers ("Sharing what every file shares"); CUDA_TIDY_NO_SHARED_PCH=1
+// turns all of this off (one whole preamble per distinct include list).
+//
 // Results with and without a preamble are identical; what makes sure:
 //  - The preamble is the file's leading comments and run of plain
 //    `#include <...>` / `#include "..."` lines: it ends before the first
@@ -31,6 +47,17 @@
 //  - Its main file is a synthetic path next to the real one, whose text
 //    the PCH embeds, so a preamble built from one file serves another
 //    without ever naming the first.
+//  - The shared preamble holds what comes before the first byte of every
+//    file with these flags, nothing of any file: the predefines and the
+//    -include'd CUDA wrapper, parsed from an empty main file, so the state
+//    a chained preamble starts from is the state a full parse reaches at
+//    the file's first byte. It follows the rules above (system headers
+//    only, no diagnostic, every file read and every lookup recorded and
+//    checked); it is keyed by the flags, the working directory (where a
+//    -include is looked up first) and the tool version; a chained
+//    preamble's key holds the digest of the shared PCH it imports, and its
+//    dependencies and lookups are the shared one's plus its own. A chained
+//    preamble that cannot be used is tried again whole, as before.
 //  - The headers' pending template instantiations are done when the
 //    preamble is built (-fpch-instantiate-templates), not again at the end
 //    of every file that uses it.
@@ -55,6 +82,7 @@
 #include "clang/Serialization/PCHContainerOperations.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <cstdlib>
 #include <future>
 #include <map>
 #include <memory>
@@ -120,6 +148,12 @@ struct Preamble {
   /// Owners of the PCH bytes: the built preamble, or the cache entry.
   std::optional<PrecompiledPreamble> Built;
   std::unique_ptr<llvm::MemoryBuffer> Loaded;
+  /// The BLAKE3 digest of the PCH bytes (a preamble chained on this one is
+  /// keyed by it).
+  Digest PchHash{};
+  /// The shared preamble this one's PCH is chained on (it imports that PCH
+  /// by its path), or null. Dependencies, Missing and Found include its.
+  std::shared_ptr<const Preamble> Shared;
 };
 
 /// How the preamble for one compile was obtained (for --time-checks and the
@@ -139,7 +173,9 @@ public:
   /// grouped by signature, in input order within a group and groups in the
   /// order of their first file; a file with no include line is a group of
   /// its own. The first file of a group builds or loads the preamble the
-  /// others start from (FileSchedule in ParallelRun.h).
+  /// others start from (FileSchedule in ParallelRun.h). With the shared
+  /// preamble and several files, a file's signature is that of the longest
+  /// run of its first include lines another file starts with too.
   std::vector<std::vector<size_t>> planRun(llvm::ArrayRef<std::string> Files);
 
   /// The preamble for this compile, or null (parse without one). Builds it
@@ -169,8 +205,17 @@ private:
         const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
         const Digest &Key,
         const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
-        const std::shared_ptr<PCHContainerOperations> &PCHOps);
-  std::shared_ptr<const Preamble> load(const Digest &Key);
+        const std::shared_ptr<PCHContainerOperations> &PCHOps,
+        const std::shared_ptr<const Preamble> &Shared);
+  /// The shared preamble of these flags (the predefines and the CUDA
+  /// headers the driver force-includes, before any line of the file), or
+  /// null when it cannot be had. Built once per run and flags, and kept.
+  std::shared_ptr<const Preamble>
+  acquireShared(const CompilerInvocation &Invocation, llvm::StringRef Cwd,
+                const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
+                const std::shared_ptr<PCHContainerOperations> &PCHOps);
+  std::shared_ptr<const Preamble>
+  load(const Digest &Key, const std::shared_ptr<const Preamble> &Shared);
   void store(const Digest &Key, const Preamble &P);
 
   CacheStore *Disk;
@@ -187,6 +232,17 @@ private:
   /// when none is left, so memory holds only preambles still needed.
   /// (files with the signature, those not started yet).
   llvm::StringMap<std::pair<unsigned, unsigned>> Planned;
+  /// Whether preambles are chained on the shared one of their flags: yes
+  /// unless CUDA_TIDY_NO_SHARED_PCH is set (then as before it, one whole
+  /// preamble per include list).
+  bool ChainOnShared = std::getenv("CUDA_TIDY_NO_SHARED_PCH") == nullptr;
+  /// How many include lines planRun chose a file's preamble to cover, for
+  /// the files where that is fewer than all (absolute path, no dots).
+  llvm::StringMap<unsigned> PlannedCuts;
+  /// The shared preambles of this run, by key (kept for the whole run: few,
+  /// one per set of flags); null when the build failed.
+  std::map<Digest, std::shared_future<std::shared_ptr<const Preamble>>>
+      SharedSlots;
 };
 
 } // namespace clang::tidy::cuda::driver
