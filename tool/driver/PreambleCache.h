@@ -12,11 +12,11 @@
 //
 // The preambles of one set of flags share what every file starts with: the
 // predefines and the CUDA runtime wrapper the driver force-includes (0.3 s
-// and 14 MB of PCH that every preamble held again). That part is one PCH
+// and 10 MB of PCH that every preamble held again). That part is one PCH
 // of its own, the shared preamble, built from an empty main file; each
 // file's preamble is a PCH chained on it (clang's chained PCH: built with
 // the shared one as its ImplicitPCHInclude, it holds what the include lines
-// add, from 30 KB for <stdio.h> to 10 MB for <cooperative_groups.h>, and
+// add, from 30 KB for <stdio.h> to 15 MB for <cooperative_groups.h>, and
 // imports the shared one by its path). In a run of several files, a file's
 // preamble covers only the longest run of its first include lines that
 // another file of the run starts with too; the rest of its lines are parsed
