@@ -783,6 +783,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
     Result = Ready.get();
     Source = PreambleSource::Memory;
     ++Counters.PreamblesShared;
+    if (Disk) // a use, for the eviction order (CacheStore::listing)
+      Disk->noteUse(EntryKind::Preamble, Key);
   }
   if (!Result || !Result->Usable) {
     ++Counters.PreamblesUnusable;
