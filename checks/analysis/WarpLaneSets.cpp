@@ -1027,8 +1027,18 @@ struct WarpLaneSets::Impl {
   }
 
   bool isWarpUniform(const Expr *Cond) const {
-    if (!D || !D->isAnalyzed())
+    if (!D || !D->isAnalyzed() || !Cond)
       return false;
+    // The CFG splits && and || into their operands: the operator itself
+    // has no value of its own in the analysis (it would read as uniform).
+    const Expr *Bare = Cond->IgnoreParenImpCasts();
+    if (const auto *Logical = dyn_cast<BinaryOperator>(Bare);
+        Logical && Logical->isLogicalOp())
+      return isWarpUniform(Logical->getLHS()) &&
+             isWarpUniform(Logical->getRHS());
+    if (const auto *Not = dyn_cast<UnaryOperator>(Bare);
+        Not && Not->getOpcode() == UO_LNot)
+      return isWarpUniform(Not->getSubExpr());
     Uniformity U = D->uniformityOf(Cond);
     return U.isUniformAt(Level::warp()) && symbolsUniform(U.symbols());
   }
