@@ -557,7 +557,7 @@ private:
   using Stop = std::optional<int>;
 
   Stop readOptions();
-  int listCacheFolder();
+  int listCacheFolder() const;
   Stop planFiles();
   Stop readGates();
   void analyze();
@@ -644,7 +644,7 @@ private:
 
 /// The cache folder's listing (printListing), for `cuda-tidy --cache-stats`
 /// with no input: exit 0, or 2 when there is no folder to list.
-int StandaloneRun::listCacheFolder() {
+int StandaloneRun::listCacheFolder() const {
   if (NoCache) {
     error("--cache-stats with --no-cache and no input: there is no folder "
           "to list");
