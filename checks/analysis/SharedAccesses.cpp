@@ -23,6 +23,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -1387,14 +1388,19 @@ std::vector<SharedAccessGroup> SharedAccessAnalysis::groups() const {
     Out[It->second].Members.push_back(&A);
   }
   const SourceManager &SM = P->Ctx.getSourceManager();
+  // Source order; accesses at one place keep their order in Accesses (the
+  // members point into it). A total order, so llvm::sort is deterministic
+  // (std::stable_sort's temporary buffer is deprecated in libstdc++ 12).
   auto Before = [&](const SharedAccess *L, const SharedAccess *R) {
-    return SM.isBeforeInTranslationUnit(L->Where->getBeginLoc(),
-                                        R->Where->getBeginLoc());
+    const SourceLocation LL = L->Where->getBeginLoc();
+    const SourceLocation RL = R->Where->getBeginLoc();
+    if (LL != RL)
+      return SM.isBeforeInTranslationUnit(LL, RL);
+    return std::less<>()(L, R);
   };
   for (SharedAccessGroup &G : Out)
-    llvm::stable_sort(G.Members, Before);
-  llvm::stable_sort(Out, [&](const SharedAccessGroup &L,
-                             const SharedAccessGroup &R) {
+    llvm::sort(G.Members, Before);
+  llvm::sort(Out, [&](const SharedAccessGroup &L, const SharedAccessGroup &R) {
     return Before(L.Members.front(), R.Members.front());
   });
   return Out;

@@ -180,10 +180,12 @@ class Project:
                            stderr=subprocess.PIPE, universal_newlines=True)
         stderr = ""
         for line in p.stderr.splitlines(True):
+            # The --cache-stats report (counters, then the folder's
+            # listing): every line of it starts so; a --no-cache run has none.
             m = re.match(r"cuda-tidy: cache: .*results: (\d+) replayed", line)
             if m:
                 self.replayed += int(m.group(1))
-            else:
+            elif not line.startswith("cuda-tidy: cache: "):
                 stderr += line
         return p.returncode, p.stdout, normalized(stderr)
 

@@ -713,7 +713,8 @@ void printListing(llvm::ArrayRef<CacheStore::ListedEntry> Entries,
   if (Entries.empty())
     return;
   // The preambles one by one (they are what the budget is about); the
-  // results, a few KiB each, as one line.
+  // results, a few KiB each, as one line. Every line starts like the
+  // counters', so that a script drops the whole report with one prefix.
   OS << "cuda-tidy: cache: in eviction order, first to go first "
         "(uses over all runs; stale: unused for "
      << CacheStore::StaleAfterSeconds / (int64_t{24} * 3600) << " days):\n";
@@ -729,14 +730,17 @@ void printListing(llvm::ArrayRef<CacheStore::ListedEntry> Entries,
     const auto T = static_cast<std::time_t>(E.LastUsed);
     if (std::tm *UTC = std::gmtime(&T))
       std::strftime(When, sizeof(When), "%Y-%m-%d %H:%M UTC", UTC);
-    OS << llvm::format("  %4u  %-10s  uses %-5llu  last used %s%s  ", Rank,
+    OS << llvm::format("cuda-tidy: cache: %4u  %-10s  uses %-5llu  "
+                       "last used %s%s  ",
+                       Rank,
                        formatByteSize(E.Size).c_str(),
                        static_cast<unsigned long long>(E.Uses), When,
                        E.Stale ? " (stale)" : "")
        << E.Name << "\n";
   }
   if (Results)
-    OS << "        " << Results << " results, " << formatByteSize(ResultBytes)
+    OS << "cuda-tidy: cache:       " << Results << " results, "
+       << formatByteSize(ResultBytes)
        << ", " << ResultUses << " uses in all\n";
 }
 
