@@ -2,6 +2,7 @@
 
 #include "tool/driver/CacheStore.h"
 #include "tool/driver/MemoryBudget.h"
+#include "tool/driver/PrivateFolder.h"
 
 #include "clang/Basic/Version.h"
 #include "llvm/ADT/STLExtras.h"
@@ -606,24 +607,10 @@ static llvm::Error claimFolder(int DirFD, llvm::StringRef Dir) {
 
 llvm::Expected<std::unique_ptr<CacheStore>>
 CacheStore::open(llvm::StringRef DirArg) {
-  llvm::SmallString<256> Dir(DirArg);
-  if (std::error_code EC = llvm::sys::fs::make_absolute(Dir))
-    return llvm::createStringError(EC, "cannot resolve '" + DirArg + "'");
-  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
-  if (!llvm::sys::fs::exists(Dir)) {
-    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
-    if (!Parent.empty())
-      if (std::error_code EC = llvm::sys::fs::create_directories(
-              Parent, /*IgnoreExisting=*/true, llvm::sys::fs::owner_all))
-        return llvm::createStringError(EC, "cannot create '" + Parent +
-                                               "': " + EC.message());
-    // 0700 whatever the umask: mkdir applies it, so the mode is checked
-    // below, not assumed.
-    if (::mkdir(Dir.c_str(), 0700) != 0 && errno != EEXIST)
-      return llvm::createStringError(
-          std::error_code(errno, std::generic_category()),
-          "cannot create '" + Dir + "': " + std::strerror(errno));
-  }
+  llvm::Expected<std::string> Made = makePrivateFolder(DirArg);
+  if (!Made)
+    return Made.takeError();
+  const std::string &Dir = *Made;
   int FD = ::open(Dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (FD < 0)
     return llvm::createStringError(

@@ -2,6 +2,7 @@
 
 #include "tool/driver/ProjectIndex.h"
 #include "tool/driver/ConfigValidation.h"
+#include "tool/driver/PrivateFolder.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -353,22 +354,11 @@ std::string indexFileName(llvm::StringRef MainFile) {
 }
 
 llvm::Expected<std::string> prepareIndexFolder(llvm::StringRef DirArg) {
-  llvm::SmallString<256> Dir(DirArg);
-  if (std::error_code EC = llvm::sys::fs::make_absolute(Dir))
-    return llvm::createStringError(EC, "cannot resolve '" + DirArg + "'");
-  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
-  if (!llvm::sys::fs::exists(Dir)) {
-    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
-    if (!Parent.empty())
-      if (std::error_code EC = llvm::sys::fs::create_directories(
-              Parent, /*IgnoreExisting=*/true, llvm::sys::fs::owner_all))
-        return llvm::createStringError(EC, "cannot create '" + Parent +
-                                               "': " + EC.message());
-    // 0700 whatever the umask (mkdir applies it); checked below, as an
-    // existing folder is. Several launcher calls may make it at once.
-    if (::mkdir(Dir.c_str(), 0700) != 0 && errno != EEXIST)
-      return errorWithErrno("cannot create '" + Dir + "'");
-  }
+  // Several launcher calls may make it at once.
+  llvm::Expected<std::string> Made = makePrivateFolder(DirArg);
+  if (!Made)
+    return Made.takeError();
+  const std::string &Dir = *Made;
   struct stat St;
   if (::stat(Dir.c_str(), &St) != 0)
     return errorWithErrno("cannot open '" + Dir + "'");
