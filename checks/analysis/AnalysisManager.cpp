@@ -39,8 +39,12 @@ BlockExtentFact AnalysisManager::blockExtent(const FunctionDecl *FD,
 llvm::ArrayRef<SharedAccessSite>
 AnalysisManager::sharedAccessSites(const FunctionDecl *Kernel,
                                    Scope BarrierScope) {
+  // Not `return {}`: here that gave a one-element ArrayRef over a
+  // temporary SharedAccessSite, a dangling site for every caller (found by
+  // WarpExchangesTest: a device function had one site).
+  const llvm::ArrayRef<SharedAccessSite> NoSites;
   if (!Kernel)
-    return {};
+    return NoSites;
   Kernel = Kernel->getCanonicalDecl();
   auto [It, New] = SharedSiteCache.try_emplace({Kernel, BarrierScope});
   SharedSites &Entry = It->second;
@@ -49,10 +53,10 @@ AnalysisManager::sharedAccessSites(const FunctionDecl *Kernel,
   const FunctionDecl *Definition = Kernel->getDefinition();
   if (!Definition || Definition->isDependentContext() ||
       !Definition->getBody() || !Definition->hasAttr<CUDAGlobalAttr>())
-    return {};
+    return NoSites;
   const FunctionDivergence *KernelD = divergence(Definition);
   if (!KernelD || !KernelD->isAnalyzed())
-    return {};
+    return NoSites;
   // The other scope's analyses, already built, lend their evaluations.
   const SharedSites *Other = nullptr;
   for (Scope S : {Scope::Block, Scope::Warp})

@@ -166,9 +166,15 @@ __global__ void k(float *out) {
   EXPECT_NE(Block.front().Accesses, Warp.front().Accesses) << "one per scope";
   EXPECT_EQ(Manager.sharedAccessSites(K, Scope::Block).data(), Block.data())
       << "cached";
-  // Not asserted: that sharedAccessSites() of the device function itself is
-  // empty, as AnalysisManager.h says. It is not (2026-12-02, to be looked
-  // into with issue 17); the checks ask only for kernels.
+  // Asked first, before any kernel, and after: a function that is not a
+  // kernel has no sites (an early `return {}` once gave one dangling site).
+  AnalysisManager Fresh(P.context(), AnalysisOptions());
+  EXPECT_TRUE(
+      Fresh.sharedAccessSites(P.function("fillOwnSlot"), Scope::Block).empty());
+  EXPECT_TRUE(
+      Manager.sharedAccessSites(P.function("fillOwnSlot"), Scope::Block)
+          .empty())
+      << "a device function's sites come from its kernels";
 }
 
 TEST(WarpExchanges, ThreadNames) {
