@@ -3,6 +3,7 @@
 #include "checks/ImplicitWarpSyncCheck.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/DivergenceAnalysis.h"
+#include "checks/analysis/GlobalAccesses.h"
 #include "checks/analysis/SharedAccesses.h"
 #include "checks/analysis/WarpExchanges.h"
 
@@ -10,6 +11,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 
 using namespace clang::ast_matchers;
@@ -35,6 +37,113 @@ void ImplicitWarpSyncCheck::check(const MatchFinder::MatchResult &Result) {
        analysis::AnalysisManager::forContext(Ctx, analysis::AnalysisOptions())
            .sharedAccessSites(Kernel, analysis::Scope::Warp))
     report(*Site.Accesses, *Site.Divergence, Site.Call, Ctx);
+
+  // Global-memory scratch and wmma tiles: the kernel's own accesses, then
+  // each call that passes a pointer, for the threads that make it.
+  analysis::AnalysisManager &Manager =
+      analysis::AnalysisManager::forContext(Ctx, analysis::AnalysisOptions());
+  if (const analysis::FunctionDivergence *D = Manager.divergence(Kernel)) {
+    analysis::GlobalAccessAnalysis Own(Kernel, Ctx, Manager);
+    reportMemory(Own, *D, nullptr, Ctx);
+  }
+  for (const CallExpr *Call : analysis::pointerArgumentCalls(Kernel)) {
+    const FunctionDecl *Callee = Call->getDirectCallee()->getDefinition();
+    const analysis::FunctionDivergence *D = Manager.divergence(Callee);
+    if (!D)
+      continue;
+    analysis::GlobalAccessOptions Options;
+    Options.Call = Call;
+    Options.Caller = Kernel;
+    analysis::GlobalAccessAnalysis AtCall(Callee, Ctx, Manager, Options);
+    reportMemory(AtCall, *D, Call, Ctx);
+  }
+}
+
+void ImplicitWarpSyncCheck::reportMemory(
+    const analysis::GlobalAccessAnalysis &Accesses,
+    const analysis::FunctionDivergence &D, const CallExpr *Call,
+    ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const analysis::MemoryExchange &Exchange : Accesses.exchanges()) {
+    const analysis::MemoryExchangeRead &First = Exchange.Reads.front();
+    SourceLocation Loc = SM.getExpansionLoc(First.Read->Where->getBeginLoc());
+    if (!Reported.insert(Loc.getRawEncoding()).second)
+      continue;
+    // __syncwarp() before each racing read's statement, when its write is in
+    // an earlier statement of the same block and the warp reaches the
+    // statement together.
+    std::vector<FixItHint> Fixes;
+    llvm::DenseSet<const Stmt *> Done;
+    for (const analysis::MemoryExchangeRead &Each : Exchange.Reads) {
+      auto [Statement, Block] =
+          analysis::enclosingStatement(Each.Read->Where, Ctx);
+      auto [WriteStatement, WriteBlock] =
+          analysis::enclosingStatement(Each.Write->Where, Ctx);
+      if (!Statement || !WriteStatement || WriteBlock != Block ||
+          WriteStatement == Statement || !Statement->getBeginLoc().isFileID() ||
+          D.divergenceAt(Statement, analysis::Scope::Warp) ||
+          (Call && D.controlUniformity(Statement).dependsOnSymbols()) ||
+          !SM.isBeforeInTranslationUnit(WriteStatement->getBeginLoc(),
+                                        Statement->getBeginLoc())) {
+        Fixes.clear();
+        break;
+      }
+      if (!Done.insert(Statement).second)
+        continue;
+      StringRef Indent =
+          Lexer::getIndentationForLine(Statement->getBeginLoc(), SM);
+      Fixes.push_back(FixItHint::CreateInsertion(
+          Statement->getBeginLoc(), "__syncwarp();\n" + Indent.str()));
+    }
+    std::string Base = Exchange.Base->getName().str();
+    std::string Reader = "thread " + std::to_string(First.Witness.Reader);
+    {
+      auto Warning =
+          Exchange.Tile
+              ? diag(Loc, "lanes of one warp read the tile that "
+                          "wmma::store_matrix_sync wrote to '%0' with no "
+                          "__syncwarp() between: the store's lane-to-element "
+                          "mapping is unspecified, so %1 can read %2 as "
+                          "another lane of its warp stored it")
+              : diag(Loc, "lanes of one warp exchange data through global "
+                          "memory '%0' with no __syncwarp() between the write "
+                          "and the read: %1 reads %2 while thread %3 writes "
+                          "it");
+      Warning << Base << Reader << First.Witness.Cell;
+      if (!Exchange.Tile)
+        Warning << std::to_string(First.Witness.Writer);
+      for (const FixItHint &Fix : Fixes)
+        Warning << Fix;
+    }
+    diag(SM.getExpansionLoc(First.Write->Where->getBeginLoc()),
+         Exchange.Tile ? "the warp's store_matrix_sync of the tile"
+                       : "the other lane's write",
+         DiagnosticIDs::Note);
+    llvm::SmallPtrSet<const Expr *, 8> Later;
+    const Expr *FirstLater = nullptr;
+    for (const analysis::MemoryExchangeRead &Each : Exchange.Reads)
+      if (Each.Read != First.Read && Later.insert(Each.Read->Where).second &&
+          !FirstLater)
+        FirstLater = Each.Read->Where;
+    if (Later.size() == 1)
+      diag(SM.getExpansionLoc(FirstLater->getBeginLoc()),
+           "1 later read of '%0' in this sequence also races with another "
+           "lane's write",
+           DiagnosticIDs::Note)
+          << Base;
+    else if (Later.size() > 1)
+      diag(SM.getExpansionLoc(FirstLater->getBeginLoc()),
+           "%0 later reads of '%1' in this sequence also race with another "
+           "lane's write",
+           DiagnosticIDs::Note)
+          << static_cast<unsigned>(Later.size()) << Base;
+    if (Call)
+      diag(SM.getExpansionLoc(Call->getBeginLoc()),
+           "'%0' accesses '%1' through its parameter, for the threads that "
+           "make this call",
+           DiagnosticIDs::Note)
+          << Call->getDirectCallee()->getName() << Base;
+  }
 }
 
 void ImplicitWarpSyncCheck::report(

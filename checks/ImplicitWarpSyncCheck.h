@@ -19,6 +19,14 @@
 // racing read's statement and rewrites a racing `x op= y` into its register
 // form.
 //
+// The same question for global memory (a per-warp scratch buffer passed as a
+// kernel parameter, written at `base + lane` and read at `base + (lane ^ 1)`)
+// and for the tile a warp's `wmma::store_matrix_sync` writes, read by the
+// warp's lanes with plain loads (analysis/GlobalAccesses.h): one warning per
+// buffer and interval at the first racing read, a note at the write or the
+// store, and a `__syncwarp();` fix-it before each racing read's statement
+// when the write is in an earlier statement of the same block.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_CHECKS_IMPLICITWARPSYNCCHECK_H
@@ -31,6 +39,7 @@ namespace clang::tidy::cuda {
 namespace analysis {
 class SharedAccessAnalysis;
 class FunctionDivergence;
+class GlobalAccessAnalysis;
 } // namespace analysis
 
 class ImplicitWarpSyncCheck : public ClangTidyCheck {
@@ -47,6 +56,11 @@ private:
   void report(const analysis::SharedAccessAnalysis &Accesses,
               const analysis::FunctionDivergence &D, const CallExpr *Call,
               ASTContext &Ctx);
+  /// Global-memory scratch exchanges and reads of wmma tiles
+  /// (GlobalAccesses.h).
+  void reportMemory(const analysis::GlobalAccessAnalysis &Accesses,
+                    const analysis::FunctionDivergence &D, const CallExpr *Call,
+                    ASTContext &Ctx);
   /// Locations already reported: a template per instantiation, a device
   /// function per call site.
   llvm::DenseSet<unsigned> Reported;
