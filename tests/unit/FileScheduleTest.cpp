@@ -80,6 +80,32 @@ TEST(FileSchedule, NextWaitsForTheLeader) {
   EXPECT_EQ(S.next(), std::nullopt);
 }
 
+// The leader's preamble is enough: its group's other files run while the
+// leader is still analyzed (one group: the other worker would idle for the
+// whole first file), and its done() later changes nothing.
+TEST(FileSchedule, GroupStartsWhenTheLeaderHasItsPreamble) {
+  FileSchedule S({{0, 1, 2}});
+  EXPECT_EQ(expectRun(S), 0u);
+  expectStep(S, Step::Wait);
+  S.preambleReady(0);
+  EXPECT_EQ(expectRun(S), 1u);
+  EXPECT_EQ(expectRun(S), 2u);
+  S.done(0);
+  expectStep(S, Step::Finished);
+}
+
+// Only a group's leader makes its group ready.
+TEST(FileSchedule, PreambleOfAFollowerChangesNothing) {
+  FileSchedule S({{0, 1}, {2, 3}});
+  EXPECT_EQ(expectRun(S), 0u);
+  EXPECT_EQ(expectRun(S), 2u);
+  S.preambleReady(1);
+  S.preambleReady(3);
+  expectStep(S, Step::Wait);
+  S.preambleReady(2);
+  EXPECT_EQ(expectRun(S), 3u);
+}
+
 TEST(FileSchedule, EmptyGroupsAreIgnored) {
   FileSchedule S({{}, {7}, {}});
   EXPECT_EQ(S.next(), std::optional<size_t>(7));

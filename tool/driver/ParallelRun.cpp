@@ -71,7 +71,9 @@ std::optional<size_t> FileSchedule::next() {
   }
 }
 
-void FileSchedule::done(size_t File) {
+void FileSchedule::done(size_t File) { preambleReady(File); }
+
+void FileSchedule::preambleReady(size_t File) {
   {
     std::scoped_lock Lock(Mutex);
     for (Group &G : Groups)
@@ -380,9 +382,23 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         return !Watched->Abandoned[I];
       };
       FileRun Run;
+      // The files that share this one's preamble may start as soon as it
+      // has it: waiting for the whole file left the other workers idle
+      // for as long as a group's first file ran.
+      std::optional<RunCaches> WithSignal;
+      if (Caches) {
+        WithSignal.emplace(*Caches);
+        // Under the watch's lock, and only while the file is not
+        // abandoned: an abandoned worker may outlive the run's schedule.
+        WithSignal->PreambleAcquired = [&Schedule, Watched, I] {
+          std::scoped_lock Lock(Watched->Mutex);
+          if (!Watched->Abandoned[I])
+            Schedule.preambleReady(I);
+        };
+      }
       if (!Analyze(llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
                        workerFileSystem(StartDir)),
-                   Caches, Run))
+                   WithSignal ? &*WithSignal : nullptr, Run))
         return; // reported as timed out; nothing of the run is touched
       if (Caches && Settings.Snapshots)
         for (const auto &[Path, Hash] : Run.UserFilesRead)

@@ -58,6 +58,10 @@ public:
   /// Says file \p File is done: when it led its group, the group's other
   /// files may run.
   void done(size_t File);
+  /// Says file \p File has its preamble (it is in memory, or there is
+  /// none to wait for): when it led its group, the group's other files may
+  /// run while it is still being analyzed. done() implies it.
+  void preambleReady(size_t File);
 
 private:
   Step tryNextLocked(size_t &File);
@@ -65,7 +69,7 @@ private:
   struct Group {
     std::vector<size_t> Files;
     size_t Handed = 0;  ///< Files handed out so far (the leader first).
-    bool Ready = false; ///< The leader is done.
+    bool Ready = false; ///< The leader has its preamble, or is done.
   };
   std::vector<Group> Groups;
   std::mutex Mutex;

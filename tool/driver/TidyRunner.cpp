@@ -346,6 +346,8 @@ public:
       State.UsedPreamble = Caches.Preambles->acquire(
           *Invocation, MainPath, **Main, Scan, Files->getVirtualFileSystemPtr(),
           PCHOps, State.Source);
+      if (Caches.PreambleAcquired)
+        Caches.PreambleAcquired();
       if (State.UsedPreamble) {
         PreambleCache::apply(*State.UsedPreamble, Scan, *Invocation, *BaseFS,
                              std::move(*Main));

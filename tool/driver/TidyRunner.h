@@ -25,6 +25,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <functional>
 
 namespace clang::tidy::cuda::driver {
 
@@ -36,6 +37,10 @@ struct RunCaches {
   ContentHasher *Hasher = nullptr;    ///< digests of the files read
   /// Print, per file, the parse and the checks' time (--time-checks).
   bool TimeChecks = false;
+  /// Called once the file's preamble is acquired (built, taken from the
+  /// cache, or none), before the parse: the -j scheduler then lets the
+  /// files that share it start instead of waiting for this whole file.
+  std::function<void()> PreambleAcquired;
 };
 
 struct FileRun {
