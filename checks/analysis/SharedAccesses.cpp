@@ -22,6 +22,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
 #include <map>
@@ -203,6 +204,15 @@ struct SharedAccessAnalysis::Impl {
   }
   llvm::DenseMap<const Expr *, std::optional<int64_t>> Constants;
   std::optional<Linear> eval(const Expr *E, const Env &En, unsigned Depth = 0);
+  /// A cooperative group's index of the thread: `g.thread_rank()` (and
+  /// `cg::thread_rank(g)`) of a thread_block is the block's linear thread
+  /// index x + y * Bx + z * Bx * By, of a static tile of N that index
+  /// modulo N; `g.thread_index().x` of a block is threadIdx.x, of a grid
+  /// blockIdx.x * blockDim.x + threadIdx.x; `dim_threads().x` of a block is
+  /// blockDim.x, its `num_threads()` / `size()` the block's size (a tile's:
+  /// N). Anything else (a grid's or cluster's thread_rank(), which are not
+  /// the block's index; a type-erased or coalesced group) is not evaluated.
+  std::optional<Linear> groupIndex(const Expr *E, const Env &En);
   std::optional<bool> truth(const Expr *E, const Env &En, unsigned Depth = 0);
 
   /// The enclosing for loops of \p S, outermost first, and the conditions
@@ -853,6 +863,8 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
   }
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
     return eval(Cast->getSubExpr(), En, Depth + 1);
+  if (isa<CallExpr, MemberExpr>(E))
+    return groupIndex(E, En);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var || !Var->getType()->isIntegralOrEnumerationType())
@@ -983,6 +995,97 @@ std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
   default:
     return std::nullopt;
   }
+}
+
+std::optional<Linear>
+SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const Env &En) {
+  // `g.thread_index().x`, `g.dim_threads().y`: a component of a dim3.
+  unsigned Dim = 3;
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field || !Field->getIdentifier() || Member->isArrow())
+      return std::nullopt;
+    Dim = llvm::StringSwitch<unsigned>(Field->getName())
+              .Case("x", 0)
+              .Case("y", 1)
+              .Case("z", 2)
+              .Default(3);
+    if (Dim == 3)
+      return std::nullopt;
+    E = Member->getBase()->IgnoreParenImpCasts();
+    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Temporary->getSubExpr()->IgnoreParenImpCasts();
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier() ||
+      !isInCooperativeGroupsNamespace(Callee))
+    return std::nullopt;
+  llvm::StringRef Name = Callee->getName();
+  // The group: the object of a member call (CUDA 13 makes thread_rank() and
+  // its kin static members, called through a member expression), or the
+  // argument of cg::thread_rank(g) / cg::group_size(g).
+  const Expr *Object = nullptr;
+  bool Arrow = false;
+  if (const auto *Through =
+          dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts())) {
+    if (Call->getNumArgs() != 0)
+      return std::nullopt;
+    Object = Through->getBase();
+    Arrow = Through->isArrow();
+  } else if (!isa<CXXMethodDecl>(Callee) && Call->getNumArgs() == 1 &&
+             Dim == 3 && (Name == "thread_rank" || Name == "group_size")) {
+    Object = Call->getArg(0);
+    Name = Name == "group_size" ? "num_threads" : "thread_rank";
+  }
+  if (!Object)
+    return std::nullopt;
+  QualType Type = Object->IgnoreParenImpCasts()->getType();
+  if (Arrow)
+    Type = Type->getPointeeType();
+  std::optional<GroupKind> Kind = groupKindOfType(Type.getNonReferenceType());
+  if (!Kind)
+    return std::nullopt;
+  const ThreadCoord &T = En.Thread;
+  const ThreadCoord &B = En.Block;
+  int64_t Rank = T[0] + static_cast<int64_t>(B[0]) * (T[1] + int64_t{B[1]} * T[2]);
+  int64_t Size = static_cast<int64_t>(B[0]) * B[1] * B[2];
+  Linear L;
+  if (Dim < 3) {
+    if (*Kind == GroupKind::ThreadBlock && Name == "thread_index") {
+      L.Constant = T[Dim];
+      return L;
+    }
+    if (*Kind == GroupKind::ThreadBlock &&
+        (Name == "dim_threads" || Name == "group_dim")) {
+      L.Constant = B[Dim];
+      return L;
+    }
+    if (*Kind == GroupKind::GridGroup && Name == "thread_index") {
+      const char *Names[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
+      L = Linear::symbol(
+          symbol(&BuiltinKeys[BuiltinIndexRead::BlockIdx][Dim], Names[Dim]));
+      L.scale(B[Dim]);
+      L.Constant = T[Dim];
+      return L;
+    }
+    return std::nullopt;
+  }
+  bool IsSize = Name == "num_threads" || Name == "size";
+  if (Name != "thread_rank" && !IsSize)
+    return std::nullopt;
+  if (*Kind == GroupKind::ThreadBlock) {
+    L.Constant = IsSize ? Size : Rank;
+    return L;
+  }
+  if (*Kind != GroupKind::Tile)
+    return std::nullopt;
+  // A static tile of a power of two: its lanes are consecutive threads.
+  std::optional<unsigned> Tile = tileSizeOfType(Type);
+  if (!Tile || *Tile == 0 || (*Tile & (*Tile - 1)))
+    return std::nullopt;
+  L.Constant = IsSize ? int64_t{*Tile} : Rank % *Tile;
+  return L;
 }
 
 std::optional<bool> SharedAccessAnalysis::Impl::truth(const Expr *E,

@@ -8,7 +8,10 @@
 // An access is a read, a write, both (`s[i] += v`, `++s[i]`) or an atomic
 // (`atomicAdd(&s[i], v)`), on a variable named directly, with one index per
 // subscript. Each index is evaluated for concrete threads: threadIdx from the
-// thread, blockDim from the block shape, loop counters by running their loop
+// thread (a thread_block's thread_rank() its linear index, its
+// thread_index() threadIdx, a static tile's thread_rank() the lane in the
+// tile; a grid's thread_rank() is not evaluated), blockDim from the block
+// shape, loop counters by running their loop
 // (init, condition, step) for that thread, constants and locals with one
 // value followed; what stays is a sum of block-uniform terms (a kernel
 // parameter, blockIdx, a uniform local with one value) with integer

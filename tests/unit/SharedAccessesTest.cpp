@@ -419,6 +419,75 @@ void host(float *out) { firstWarp<<<1, 64>>>(out); wholeBlock<<<1, 256>>>(out); 
   EXPECT_TRUE(Alone.Accesses.accesses().empty());
 }
 
+TEST(SharedAccesses, GroupRanksDecideWhoAccesses) {
+  const char *Code = R"cu(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ void leader(volatile float *s, cg::thread_block g) {
+  if (g.thread_rank() == 0) {
+    float t = 0.0f;
+    for (int i = 0; i < blockDim.x; i += 32)
+      t += s[i];                              // 0
+    s[0] = t;                                 // 1
+  }
+}
+__global__ void viaCall(float *out) {
+  __shared__ float buf[256];
+  cg::thread_block b = cg::this_thread_block();
+  leader(buf, b);
+}
+__global__ void k(float *out) {
+  __shared__ float s[8][32];
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<32> w = cg::tiled_partition<32>(b);
+  if (cg::this_thread_block().thread_rank() == 33)
+    s[1][2] = 1.0f;                           // 0: thread (1, 1) only
+  out[0] = s[b.thread_index().y][b.thread_index().x]; // 1
+  if (w.thread_rank() == 5)
+    s[(threadIdx.y + 1) % 8][5] = 2.0f;       // 2: lane 5 of each row
+  if (w.thread_rank() == 37)
+    s[2][2] = 4.0f;                           // 3: no lane 37 in a tile of 32
+  cg::grid_group grid = cg::this_grid();
+  if (grid.thread_rank() == 0)
+    s[0][0] = 3.0f;                           // 4: not evaluated
+  s[0][(grid.thread_index().x - blockIdx.x * blockDim.x + 1) % 32] = 5.0f; // 5
+}
+void host(float *out) {
+  viaCall<<<1, 256>>>(out);
+  k<<<1, dim3(32, 8)>>>(out);
+}
+)cu";
+  AtWarp Call(Code, "viaCall", /*CallSite=*/true);
+  ASSERT_TRUE(Call.P.parsedCleanly());
+  ASSERT_EQ(Call.Accesses->accesses().size(), 2u);
+  EXPECT_FALSE(Call.Accesses->conflict(Call.at(0), Call.at(1)).has_value())
+      << "only thread 0 of the block reads and writes";
+  Kernel K(Code, "k");
+  ASSERT_EQ(K.Accesses.accesses().size(), 6u);
+  std::optional<SharedConflict> One = K.Accesses.conflict(K.at(0), K.at(1));
+  ASSERT_TRUE(One.has_value());
+  EXPECT_EQ(One->First, (ThreadCoord{1, 1, 0})) << "rank 33 is x 1, y 1";
+  EXPECT_EQ(One->Second, (ThreadCoord{2, 1, 0}));
+  EXPECT_EQ(One->Cell, "s[1][2]");
+  std::optional<SharedConflict> Lane = K.Accesses.conflict(K.at(2), K.at(1));
+  ASSERT_TRUE(Lane.has_value());
+  EXPECT_EQ(Lane->First[0], 5u) << "a tile's rank is the lane";
+  EXPECT_EQ(Lane->Second[0], 5u);
+  EXPECT_EQ(Lane->Second[1], (Lane->First[1] + 1) % 8);
+  EXPECT_FALSE(K.Accesses.conflict(K.at(3), K.at(1)).has_value())
+      << "no lane of a tile of 32 has rank 37 (thread 37 of the block would)";
+  // Not the block's index: every thread is taken to store.
+  std::optional<SharedConflict> Grid = K.Accesses.conflict(K.at(4), K.at(1));
+  ASSERT_TRUE(Grid.has_value());
+  EXPECT_NE(Grid->First, (ThreadCoord{0, 0, 0}));
+  // A grid's thread_index().x is blockIdx.x * blockDim.x + threadIdx.x:
+  // each thread (x, y) stores the cell s[0][x + 1], which (x + 1, 0) reads.
+  std::optional<SharedConflict> Global = K.Accesses.conflict(K.at(5), K.at(1));
+  ASSERT_TRUE(Global.has_value());
+  EXPECT_EQ(Global->Second[1], 0u);
+  EXPECT_EQ(Global->Second[0], (Global->First[0] + 1) % 32);
+}
+
 TEST(SharedAccesses, SharedArrayCalls) {
   ParsedCuda P(R"cu(
 __device__ void f(float *s) { s[0] = 1.0f; }
