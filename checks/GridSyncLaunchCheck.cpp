@@ -36,6 +36,15 @@ struct GridSyncLaunchCheck::PreprocessedFiles {
 };
 
 namespace {
+thread_local const PreambleReplay *CurrentReplay = nullptr;
+} // namespace
+
+void PreambleReplay::set(const PreambleReplay *Replay) {
+  CurrentReplay = Replay;
+}
+const PreambleReplay *PreambleReplay::current() { return CurrentReplay; }
+
+namespace {
 
 class FileCallbacks : public PPCallbacks {
 public:
@@ -53,6 +62,16 @@ public:
     if (!Entry || !Files->Seen.insert(&Entry->getFileEntry()).second)
       return;
     Files->UserFiles.push_back(FID);
+    // A full parse enters the preamble's user headers next.
+    const PreambleReplay *Replay = PreambleReplay::current();
+    if (!Replay || FID != SM.getMainFileID())
+      return;
+    std::vector<FileID> Entered;
+    Replay->replay(SM, Entered, Files->Skipped);
+    for (FileID Header : Entered)
+      if (OptionalFileEntryRef File = SM.getFileEntryRefForID(Header))
+        if (Files->Seen.insert(&File->getFileEntry()).second)
+          Files->UserFiles.push_back(Header);
   }
 
   void SourceRangeSkipped(SourceRange Range, SourceLocation) override {

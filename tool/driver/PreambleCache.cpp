@@ -1,16 +1,21 @@
 //===--- PreambleCache.cpp - CUDA headers parsed once, not per file -------===//
 
 #include "tool/driver/PreambleCache.h"
+#include "tool/driver/FixApplier.h"
 #include "tool/driver/MemoryBudget.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -239,8 +244,8 @@ std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
 
 namespace {
 
-constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 4";
-constexpr uint32_t PayloadVersion = 3;
+constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 5";
+constexpr uint32_t PayloadVersion = 4;
 
 /// The synthetic main files' names start so (TidyRunner skips them).
 constexpr llvm::StringLiteral SyntheticPrefix = ".cuda-tidy-preamble-";
@@ -307,13 +312,84 @@ public:
     llvm::sort(Dependencies, [](const FileDigest &A, const FileDigest &B) {
       return A.Path < B.Path;
     });
+    if (Offender != NoOffender)
+      noteUserFiles(CI, Sources);
   }
 
+  /// The first include line that enters a user header (-1: a header the
+  /// driver force-includes), or NoOffender.
   int Offender = NoOffender;
+  /// The first include line under which something happens that a parse
+  /// from the preamble would not reproduce (__BASE_FILE__ names the
+  /// preamble's own main file), whatever the headers.
+  int HardOffender = NoOffender;
+  /// Whether what the checks' callbacks saw of the user headers is
+  /// recorded exactly (UserFiles, Skipped), and nothing else that a full
+  /// parse reports of them is lost (a deferred CUDA diagnostic).
+  bool Replayable = true;
   bool Complete = true;
   std::vector<FileDigest> Dependencies;
+  std::vector<Preamble::UserFile> UserFiles;
+  std::vector<Preamble::SkippedRange> Skipped;
+  uint32_t Span = 0;
+  std::vector<std::pair<std::string, std::string>> UserFilesRead;
 
 private:
+  /// The offsets of the user files entered, from the main file's start;
+  /// the bytes read of files in user folders (for --fix).
+  void noteUserFiles(CompilerInstance &CI, SourceManager &Sources) {
+    // (A file location's raw encoding is its offset.)
+    const SourceLocation::UIntTy Main =
+        Sources.getLocForStartOfFile(Sources.getMainFileID()).getRawEncoding();
+    const SourceLocation::UIntTy End = Sources.getNextLocalOffset();
+    if (End < Main || End - Main > UINT32_MAX) {
+      Replayable = false;
+      return;
+    }
+    Span = static_cast<uint32_t>(End - Main);
+    for (size_t I = 0; I < EnteredIDs.size(); ++I) {
+      FileID FID = EnteredIDs[I];
+      SourceLocation Start = Sources.getLocForStartOfFile(FID);
+      if (!Sources.isLocalSourceLocation(Start) ||
+          Start.getRawEncoding() < Main) {
+        Replayable = false;
+        return;
+      }
+      UserFiles[I].Offset =
+          static_cast<uint32_t>(Start.getRawEncoding() - Main);
+    }
+    // A deferred diagnostic in user code is reported by a full parse when
+    // device code calls the function; the PCH does not keep it.
+    if (CI.hasSema())
+      for (const auto &Entry : CI.getSema().DeviceDeferredDiags)
+        for (const PartialDiagnosticAt &Diag : Entry.second)
+          if (Diag.first.isValid() &&
+              !Sources.isInSystemHeader(Sources.getExpansionLoc(Diag.first)))
+            Replayable = false;
+    HeaderSearch *Search = CI.hasPreprocessor()
+                               ? &CI.getPreprocessor().getHeaderSearchInfo()
+                               : nullptr;
+    for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end();
+         ++It) {
+      std::optional<llvm::MemoryBufferRef> Buffer =
+          It->second->getBufferIfLoaded();
+      if (!Buffer || !Search ||
+          Search->getFileDirFlavor(It->first) != SrcMgr::C_User)
+        continue;
+      llvm::SmallString<256> Path(It->first.getName());
+      CI.getFileManager().makeAbsolutePath(Path);
+      if (llvm::sys::path::filename(Path).starts_with(SyntheticPrefix))
+        continue;
+      UserFilesRead.emplace_back(std::string(Path),
+                                 contentHash(Buffer->getBuffer()));
+    }
+  }
+
+  /// The user file entered first as each FileID, by UserFiles' positions.
+  std::vector<FileID> EnteredIDs;
+  llvm::DenseMap<FileID, uint32_t> EnteredIndex;
+  llvm::DenseSet<const FileEntry *> EnteredFiles;
+
   class Watcher : public PPCallbacks {
   public:
     explicit Watcher(BuildCallbacks &Owner) : Owner(Owner) {}
@@ -338,9 +414,47 @@ private:
         return;
       const SourceManager &SM = *Owner.SM;
       FileID FID = SM.getFileID(Loc);
-      if (FID == SM.getMainFileID() || !SM.getFileEntryRefForID(FID))
+      OptionalFileEntryRef File = SM.getFileEntryRefForID(FID);
+      if (FID == SM.getMainFileID() || !File)
         return; // the main file, <built-in>, <command line>
       Owner.Offender = std::min(Owner.Offender, Current);
+      // What the checks' callbacks see: each user file once, as first
+      // entered (GridSyncLaunchCheck's FileCallbacks).
+      if (!Owner.EnteredFiles.insert(&File->getFileEntry()).second)
+        return;
+      llvm::SmallString<256> Path(File->getName());
+      SM.getFileManager().makeAbsolutePath(Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+      // The PCH names its files by absolute paths without `.` parts; a
+      // full parse names a file as it was looked up, and findings in the
+      // header print that name: the same only when it is already so.
+      if (Path != File->getName())
+        Owner.Replayable = false;
+      Owner.EnteredIndex[FID] = static_cast<uint32_t>(Owner.EnteredIDs.size());
+      Owner.EnteredIDs.push_back(FID);
+      Owner.UserFiles.push_back({std::string(Path), 0});
+    }
+
+    void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
+      const SourceManager &SM = *Owner.SM;
+      std::pair<FileID, unsigned> Begin = SM.getDecomposedLoc(Range.getBegin());
+      auto It = Owner.EnteredIndex.find(Begin.first);
+      if (It == Owner.EnteredIndex.end())
+        return; // not in a user file's first entry: no check looks at it
+      std::pair<FileID, unsigned> End = SM.getDecomposedLoc(Range.getEnd());
+      if (End.first != Begin.first || End.second < Begin.second) {
+        Owner.Replayable = false;
+        return;
+      }
+      Owner.Skipped.push_back({It->second, Begin.second, End.second});
+    }
+
+    void MacroExpands(const Token &Name, const MacroDefinition &,
+                      SourceRange, const MacroArgs *) override {
+      // The name of the preamble's main file, not the real one.
+      if (const IdentifierInfo *Id = Name.getIdentifierInfo())
+        if (Id->getName() == "__BASE_FILE__")
+          Owner.HardOffender = std::min(Owner.HardOffender, Current);
     }
 
   private:
@@ -379,7 +493,8 @@ PreambleCache::build(const CompilerInvocation &Invocation,
                      const LeadingIncludes &Scan, const Digest &Key,
                      const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
                      const std::shared_ptr<PCHContainerOperations> &PCHOps,
-                     const std::shared_ptr<const Preamble> &Shared) {
+                     const std::shared_ptr<const Preamble> &Shared,
+                     bool AllowUserHeaders) {
   auto Result = std::make_shared<Preamble>();
   Result->PchPath = pchPathFor(Key);
   // The shared preamble is built from an empty main file: it holds what
@@ -434,7 +549,7 @@ PreambleCache::build(const CompilerInvocation &Invocation,
     BuildFS = Overlay;
   }
   for (unsigned Attempt = 0;
-       Attempt < 2 && (Scan.cut(Count) || BuildingShared); ++Attempt) {
+       Attempt < 3 && (Scan.cut(Count) || BuildingShared); ++Attempt) {
     PreambleBounds Bounds(Scan.cut(Count),
                           /*PreambleEndsAtStartOfLine=*/true);
     CountingConsumer Counter;
@@ -455,19 +570,38 @@ PreambleCache::build(const CompilerInvocation &Invocation,
     Result->Storable = Callbacks.Complete;
     if (!Built)
       Result->Storable = false;
-    if (!Built || Counter.Count || !Callbacks.Complete)
+    if (!Built || !Callbacks.Complete)
       break;
-    if (Callbacks.Offender == BuildCallbacks::NoOffender) {
+    // Where to cut and build again: before the include line under which
+    // something happened that a parse from the preamble would not give, and
+    // before the first line that enters a user header unless what the
+    // checks see of those headers is replayed exactly (no diagnostic, no
+    // deferred one, recorded fully; and the checks are shown it: see
+    // TidyRunner.cpp).
+    int Cut = Callbacks.HardOffender;
+    if (!AllowUserHeaders || !Callbacks.Replayable || Counter.Count ||
+        Callbacks.Offender < 0)
+      Cut = std::min(Cut, Callbacks.Offender);
+    if (Cut == BuildCallbacks::NoOffender) {
+      if (Counter.Count)
+        break;
       Result->Usable = true;
       Result->IncludeCount = Count;
+      Result->UserFiles = std::move(Callbacks.UserFiles);
+      Result->Skipped = std::move(Callbacks.Skipped);
+      Result->Span = Callbacks.Span;
+      Result->UserFilesRead = std::move(Callbacks.UserFilesRead);
+      if (Result->UserFiles.empty()) {
+        Result->Skipped.clear();
+        Result->Span = 0;
+      }
       Result->Built.emplace(std::move(*Built));
       break;
     }
-    // A user header came in through include line `Offender` (-1: through
-    // a header the driver force-includes): cut before it and build again.
-    if (Callbacks.Offender < 0)
+    // Through a header the driver force-includes: no preamble.
+    if (Cut < 0)
       break;
-    Count = static_cast<unsigned>(Callbacks.Offender);
+    Count = static_cast<unsigned>(Cut);
   }
   if (!Result->Usable || !Result->Built)
     return Result;
@@ -533,6 +667,23 @@ void PreambleCache::store(const Digest &Key, const Preamble &P) {
   }
   Meta.paths(P.Missing);
   Meta.paths(P.Found);
+  Meta.u32(P.Span);
+  Meta.u32(static_cast<uint32_t>(P.UserFiles.size()));
+  for (const Preamble::UserFile &F : P.UserFiles) {
+    Meta.str(F.Path);
+    Meta.u32(F.Offset);
+  }
+  Meta.u32(static_cast<uint32_t>(P.Skipped.size()));
+  for (const Preamble::SkippedRange &R : P.Skipped) {
+    Meta.u32(R.File);
+    Meta.u32(R.Begin);
+    Meta.u32(R.End);
+  }
+  Meta.u32(static_cast<uint32_t>(P.UserFilesRead.size()));
+  for (const auto &[Path, Hash] : P.UserFilesRead) {
+    Meta.str(Path);
+    Meta.str(Hash);
+  }
   const uint64_t FixedTail = 16; // PCH offset and size
   uint64_t Offset = Meta.bytes().size() + FixedTail;
   Offset = (Offset + 63) / 64 * 64;
@@ -570,6 +721,33 @@ PreambleCache::load(const Digest &Key,
     Result->Dependencies.push_back(std::move(D));
   }
   Ok = Ok && In.paths(Result->Missing) && In.paths(Result->Found);
+  // What the checks are shown of the user headers: an untrusted entry
+  // names only offsets below the span, ranges in files it lists, and
+  // nothing when it is unusable.
+  uint32_t Files = 0;
+  uint32_t Ranges = 0;
+  uint32_t Read = 0;
+  Ok = Ok && In.u32(Result->Span) && In.count(Files, 4 + 4);
+  for (uint32_t I = 0; Ok && I < Files; ++I) {
+    Preamble::UserFile F;
+    Ok = In.str(F.Path) && In.u32(F.Offset) && !F.Path.empty() &&
+         F.Offset < Result->Span;
+    Result->UserFiles.push_back(std::move(F));
+  }
+  Ok = Ok && In.count(Ranges, 12);
+  for (uint32_t I = 0; Ok && I < Ranges; ++I) {
+    Preamble::SkippedRange R;
+    Ok = In.u32(R.File) && In.u32(R.Begin) && In.u32(R.End) &&
+         R.File < Files && R.Begin <= R.End;
+    Result->Skipped.push_back(R);
+  }
+  Ok = Ok && In.count(Read, 4 + 4);
+  for (uint32_t I = 0; Ok && I < Read; ++I) {
+    std::pair<std::string, std::string> F;
+    Ok = In.str(F.first) && In.str(F.second);
+    Result->UserFilesRead.push_back(std::move(F));
+  }
+  Ok = Ok && (Usable || (Files == 0 && Ranges == 0 && Read == 0));
   Ok = Ok && In.u64(Offset) && In.u64(Size) &&
        Offset <= Entry->Payload.size() &&
        Size <= Entry->Payload.size() - Offset && (Usable ? Size > 0 : true);
@@ -680,6 +858,7 @@ PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
   const MemoryStopDeferred Deferred;
   std::scoped_lock Lock(Mutex);
   Planned = std::move(Counts);
+  ManyFiles = Files.size() > 1;
   PlannedCuts = std::move(Cuts);
   return Plan;
 }
@@ -694,6 +873,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   // The include lines planRun chose this file's preamble to cover.
   LeadingIncludes Scan = FullScan;
   std::optional<unsigned> PlannedCut;
+  bool SeveralFiles = false;
   {
     // Not stopped over --file-memory-limit while holding the lock.
     const MemoryStopDeferred Deferred;
@@ -701,7 +881,32 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
     auto It = PlannedCuts.find(planKey(MainFile));
     if (It != PlannedCuts.end())
       PlannedCut = It->second;
+    SeveralFiles = ManyFiles;
   }
+  // A user header the preamble holds is named by the path it was found at
+  // (a finding in it prints that name), so such a preamble serves only
+  // compiles that spell their include folders alike: the folders as given
+  // are in its key (flagsKey makes `a/../Common` and `Common` one key).
+  // Where that would keep the files of a run from sharing one preamble (a
+  // folder with `.` or `..` parts, as CMake gives cuda-samples), a run of
+  // several files keeps the old cut and the shared key.
+  bool AllowUserHeaders = UserHeaders;
+  std::string Folders;
+  for (const HeaderSearchOptions::Entry &Entry :
+       Invocation.getHeaderSearchOpts().UserEntries) {
+    // (What a system folder holds is a system header.)
+    if (Entry.Group != frontend::Quoted && Entry.Group != frontend::Angled &&
+        Entry.Group != frontend::After)
+      continue;
+    llvm::SmallString<256> Clean(Entry.Path);
+    llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+    if (Clean != Entry.Path && SeveralFiles)
+      AllowUserHeaders = false;
+    Folders += Entry.Path;
+    Folders += '\0';
+  }
+  if (!AllowUserHeaders)
+    Folders.clear();
   if (PlannedCut)
     Scan = firstLines(FullScan, *PlannedCut);
   if (!Scan.cut(Scan.Includes.size()))
@@ -734,6 +939,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
         .add(Lines)
         .add(On ? "chained on" : "whole")
         .add(On ? On->PchHash : Digest{})
+        .add(AllowUserHeaders ? "user headers" : "system headers only")
+        .add(Folders)
         .final();
   };
   const Digest Key = KeyOf(Signature, Shared.get());
@@ -787,7 +994,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
         ++Counters.PreambleHits;
         return Got;
       }
-      Got = build(Invocation, MainFile, MainBuffer, Scan, For, FS, PCHOps, On);
+      Got = build(Invocation, MainFile, MainBuffer, Scan, For, FS, PCHOps, On,
+                  AllowUserHeaders);
       Source = PreambleSource::Built;
       ++Counters.PreambleMisses;
       if (Got->Usable)
@@ -871,7 +1079,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquireShared(
     std::unique_ptr<llvm::MemoryBuffer> Empty =
         llvm::MemoryBuffer::getMemBuffer("", Anchor);
     Result = build(Invocation, Anchor, *Empty, LeadingIncludes(), Key, FS,
-                   PCHOps, nullptr);
+                   PCHOps, nullptr, /*AllowUserHeaders=*/false);
     if (Result->Storable)
       store(Key, *Result);
   }
@@ -879,6 +1087,58 @@ std::shared_ptr<const Preamble> PreambleCache::acquireShared(
     Result = nullptr;
   Promise.set_value(Result);
   return Result;
+}
+
+void PreambleCache::replayUserFiles(const Preamble &P, const SourceManager &SM,
+                                    std::vector<FileID> &Files,
+                                    std::vector<SourceRange> &Skipped) {
+  // The PCH keeps the distance from its main file to each file it holds:
+  // the entry there is the file's when it starts there and has its name.
+  // (Otherwise, the slow way: the source manager's first entry of the file.)
+  const FileID Main = SM.getPreambleFileID();
+  const SourceLocation Base =
+      Main.isValid() ? SM.getLocForStartOfFile(Main) : SourceLocation();
+  constexpr uint64_t MaxOffset = 1ULL
+                                 << (8 * sizeof(SourceLocation::UIntTy) - 1);
+  const bool InRange = Base.isValid() && SM.isLoadedSourceLocation(Base) &&
+                       static_cast<uint64_t>(Base.getRawEncoding()) + P.Span <=
+                           MaxOffset;
+  std::vector<FileID> IDs(P.UserFiles.size());
+  for (size_t I = 0; I < P.UserFiles.size(); ++I) {
+    const Preamble::UserFile &File = P.UserFiles[I];
+    FileID FID;
+    if (InRange && File.Offset < P.Span) {
+      // (Below 2^31: the span fits under the highest offset.)
+      SourceLocation Start = Base.getLocWithOffset(
+          static_cast<SourceLocation::IntTy>(File.Offset));
+      FileID At = SM.getFileID(Start);
+      OptionalFileEntryRef Entry = SM.getFileEntryRefForID(At);
+      if (At.isValid() && Entry && SM.getLocForStartOfFile(At) == Start) {
+        llvm::SmallString<256> Path(Entry->getName());
+        SM.getFileManager().makeAbsolutePath(Path);
+        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+        if (Path == File.Path)
+          FID = At;
+      }
+    }
+    if (FID.isInvalid())
+      if (OptionalFileEntryRef Entry =
+              SM.getFileManager().getOptionalFileRef(File.Path))
+        FID = SM.translateFile(*Entry);
+    IDs[I] = FID;
+    if (FID.isValid())
+      Files.push_back(FID);
+  }
+  for (const Preamble::SkippedRange &Range : P.Skipped) {
+    if (Range.File >= IDs.size() || IDs[Range.File].isInvalid() ||
+        Range.End > SM.getFileIDSize(IDs[Range.File]))
+      continue;
+    SourceLocation Start = SM.getLocForStartOfFile(IDs[Range.File]);
+    // (Within the file: below its size.)
+    Skipped.emplace_back(
+        Start.getLocWithOffset(static_cast<SourceLocation::IntTy>(Range.Begin)),
+        Start.getLocWithOffset(static_cast<SourceLocation::IntTy>(Range.End)));
+  }
 }
 
 void PreambleCache::apply(const Preamble &P, const LeadingIncludes &Scan,

@@ -32,9 +32,29 @@
 //    other directive or token, so a file's own macros and conditionals are
 //    always parsed, never replayed. (With no include line it still holds
 //    the CUDA runtime headers clang force-includes.)
-//  - Only system headers may enter it. When a leading include brings in a
-//    user header (a check's preprocessor callbacks watch user files), the
-//    preamble is cut before that include and built again.
+//  - User headers may enter it (issue 21). A parse from a preamble does not
+//    run the checks' preprocessor callbacks over what the preamble holds;
+//    the only check that watches the preprocessor, cuda-grid-sync-launch,
+//    reads the user files entered and the ranges #if skipped in them. The
+//    build records both (Preamble::UserFiles, Skipped), and a parse from
+//    the preamble shows them to the check when it enters the main file
+//    (replayUserFiles, GridSyncLaunchCheck.h PreambleReplay), as the same
+//    FileIDs a full parse gives; the matchers' walk reads the user headers'
+//    top-level declarations back from the PCH (TidyRunner.cpp), and --fix
+//    gets the bytes the build read of them (UserFilesRead). The preamble is
+//    cut before the first include line that enters a user header, as
+//    before, when that cannot be exact: the build emitted a diagnostic, a
+//    user header holds a CUDA deferred diagnostic (a PCH drops it), a
+//    skipped range does not end in the file it began in, or a header's
+//    name is not an absolute path without `.` parts (the PCH names it so;
+//    a full parse prints findings under the name it was found by); and
+//    before any line under which __BASE_FILE__ is expanded (it names the
+//    synthetic main file). Since a header is named by the folder it was
+//    found in, the include folders as given are in the key of a preamble
+//    that may hold user headers; in a run of several files whose folders
+//    have `.` or `..` parts (flagsKey gives them one key, so that they
+//    share preambles) the old cut is kept. CUDA_TIDY_PREAMBLE_SYSTEM_ONLY=1
+//    keeps the old cut always (it is in the key).
 //  - A build that emits any diagnostic is not used: the file is parsed
 //    without a preamble, and the diagnostic reaches the user as usual.
 //  - It is keyed by the include lines (and, when one is quoted, the main
@@ -78,6 +98,7 @@
 
 #include "tool/driver/CacheStore.h"
 
+#include "clang/Basic/SourceLocation.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Serialization/PCHContainerOperations.h"
 #include "llvm/ADT/StringMap.h"
@@ -93,6 +114,7 @@
 namespace clang {
 class CompilerInvocation;
 class DiagnosticConsumer;
+class SourceManager;
 } // namespace clang
 
 namespace clang::tidy::cuda::driver {
@@ -154,6 +176,31 @@ struct Preamble {
   /// The shared preamble this one's PCH is chained on (it imports that PCH
   /// by its path), or null. Dependencies, Missing and Found include its.
   std::shared_ptr<const Preamble> Shared;
+
+  /// The user's headers the preamble holds: what a full parse's
+  /// preprocessor callbacks see of them, replayed to the checks
+  /// (replayUserFiles). Each file once, in the order it was entered.
+  struct UserFile {
+    std::string Path; ///< Absolute, no dots.
+    /// Where its first entry starts, from the start of the preamble's main
+    /// file, in the build's source locations (the PCH keeps the distance).
+    uint32_t Offset = 0;
+  };
+  std::vector<UserFile> UserFiles;
+  /// A range #if skipped in the first entry of UserFiles[File] (offsets in
+  /// that file).
+  struct SkippedRange {
+    uint32_t File = 0;
+    uint32_t Begin = 0;
+    uint32_t End = 0;
+  };
+  std::vector<SkippedRange> Skipped;
+  /// The build's source locations from the start of its main file to the
+  /// end (every UserFile::Offset is below it).
+  uint32_t Span = 0;
+  /// The files in user folders the build read, with FixApplier's
+  /// contentHash of the bytes (FileRun::UserFilesRead, for --fix).
+  std::vector<std::pair<std::string, std::string>> UserFilesRead;
 };
 
 /// How the preamble for one compile was obtained (for --time-checks and the
@@ -195,6 +242,13 @@ public:
                     llvm::vfs::OverlayFileSystem &FS,
                     std::unique_ptr<llvm::MemoryBuffer> MainBuffer);
 
+  /// The user's files \p P holds as FileIDs of \p SM, the source manager
+  /// of a compile started from \p P, in the order they were entered, and
+  /// the ranges #if skipped in them (GridSyncLaunchCheck.h PreambleReplay).
+  static void replayUserFiles(const Preamble &P, const SourceManager &SM,
+                              std::vector<FileID> &Files,
+                              std::vector<SourceRange> &Skipped);
+
   /// The key of the flags a preamble is built with: the cc1 command line
   /// without the main file's name, plus the working directory.
   static std::string flagsKey(const CompilerInvocation &Invocation);
@@ -206,7 +260,7 @@ private:
         const Digest &Key,
         const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
         const std::shared_ptr<PCHContainerOperations> &PCHOps,
-        const std::shared_ptr<const Preamble> &Shared);
+        const std::shared_ptr<const Preamble> &Shared, bool AllowUserHeaders);
   /// The shared preamble of these flags (the predefines and the CUDA
   /// headers the driver force-includes, before any line of the file), or
   /// null when it cannot be had. Built once per run and flags, and kept.
@@ -236,9 +290,15 @@ private:
   /// unless CUDA_TIDY_NO_SHARED_PCH is set (then as before it, one whole
   /// preamble per include list).
   bool ChainOnShared = std::getenv("CUDA_TIDY_NO_SHARED_PCH") == nullptr;
+  /// Whether a preamble may hold the user's headers (replayed to the
+  /// checks): yes unless CUDA_TIDY_PREAMBLE_SYSTEM_ONLY is set (then, as
+  /// before, it is cut before the first include line that enters one).
+  bool UserHeaders = std::getenv("CUDA_TIDY_PREAMBLE_SYSTEM_ONLY") == nullptr;
   /// How many include lines planRun chose a file's preamble to cover, for
   /// the files where that is fewer than all (absolute path, no dots).
   llvm::StringMap<unsigned> PlannedCuts;
+  /// Whether planRun was given more than one file.
+  bool ManyFiles = false;
   /// The shared preambles of this run, by key (kept for the whole run: few,
   /// one per set of flags); null when the build failed.
   std::map<Digest, std::shared_future<std::shared_ptr<const Preamble>>>

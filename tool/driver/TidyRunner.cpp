@@ -1,6 +1,7 @@
 //===--- TidyRunner.cpp - clang-tidy on one file, with the caches ---------===//
 
 #include "tool/driver/TidyRunner.h"
+#include "checks/GridSyncLaunchCheck.h"
 #include "checks/analysis/CompileErrors.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
@@ -76,26 +77,46 @@ private:
 /// reference run (--no-cache --no-preamble, clang-tidy's own runClangTidy)
 /// walks everything, and tests/cache compares the two on the whole lit
 /// suite.
+/// The top-level declarations of the user's code: those this parse made
+/// that are not in a system header, after those of the user headers the
+/// preamble holds (\p PreambleHasUserCode), in the order a full parse makes
+/// them. noload_decls: without reading the preamble's list back from the
+/// PCH when it holds system headers only, whose declarations are left out
+/// anyway.
+std::vector<Decl *> userTopLevelDecls(ASTContext &Ctx,
+                                      bool PreambleHasUserCode) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Decl *> UserDecls;
+  auto Add = [&](Decl *D) {
+    SourceLocation Loc = D->getLocation();
+    if (PreambleHasUserCode && D->isFromASTFile() && Loc.isInvalid())
+      return; // what Sema declares for itself: made again by this parse
+    if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+      return;
+    UserDecls.push_back(D);
+  };
+  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  if (PreambleHasUserCode)
+    llvm::for_each(TU->decls(), Add);
+  else
+    llvm::for_each(TU->noload_decls(), Add);
+  return UserDecls;
+}
+
 class UserCodeScope : public MultiplexConsumer {
 public:
-  explicit UserCodeScope(std::unique_ptr<ASTConsumer> Inner)
-      : MultiplexConsumer(std::move(Inner)) {}
+  UserCodeScope(std::unique_ptr<ASTConsumer> Inner, bool PreambleHasUserCode)
+      : MultiplexConsumer(std::move(Inner)),
+        PreambleHasUserCode(PreambleHasUserCode) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    const SourceManager &SM = Ctx.getSourceManager();
-    std::vector<Decl *> UserDecls;
-    // noload_decls: the declarations this parse made, without reading the
-    // preamble's list back from the PCH. The preamble holds system headers
-    // only (PreambleCache.h), whose declarations are left out anyway.
-    for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
-      SourceLocation Loc = D->getLocation();
-      if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
-        continue;
-      UserDecls.push_back(D);
-    }
+    std::vector<Decl *> UserDecls = userTopLevelDecls(Ctx, PreambleHasUserCode);
     Ctx.setTraversalScope(UserDecls);
     MultiplexConsumer::HandleTranslationUnit(Ctx);
     Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
   }
+
+private:
+  bool PreambleHasUserCode;
 };
 
 /// Once the checks have run on a translation unit with compiler errors:
@@ -105,20 +126,17 @@ public:
 class FunctionsNotAnalyzed : public MultiplexConsumer {
 public:
   FunctionsNotAnalyzed(std::unique_ptr<ASTConsumer> Inner,
-                       std::vector<std::string> &Names)
-      : MultiplexConsumer(std::move(Inner)), Names(Names) {}
+                       std::vector<std::string> &Names,
+                       bool PreambleHasUserCode)
+      : MultiplexConsumer(std::move(Inner)), Names(Names),
+        PreambleHasUserCode(PreambleHasUserCode) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     MultiplexConsumer::HandleTranslationUnit(Ctx);
     if (!Ctx.getDiagnostics().hasErrorOccurred())
       return;
     Finder Find(Ctx.getSourceManager(), Names);
-    for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
-      SourceLocation Loc = D->getLocation();
-      const SourceManager &SM = Ctx.getSourceManager();
-      if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
-        continue;
+    for (Decl *D : userTopLevelDecls(Ctx, PreambleHasUserCode))
       Find.TraverseDecl(D);
-    }
   }
 
 private:
@@ -160,6 +178,28 @@ private:
     llvm::DenseSet<unsigned> Seen;
   };
   std::vector<std::string> &Names;
+  bool PreambleHasUserCode;
+};
+
+/// Shows the checks what a full parse's preprocessor callbacks see of the
+/// user headers a preamble holds (PreambleCache::replayUserFiles), for the
+/// compile on this thread while it lives.
+class ReplayFromPreamble : public PreambleReplay {
+public:
+  explicit ReplayFromPreamble(const Preamble *P) : P(P) {
+    if (P && !P->UserFiles.empty())
+      PreambleReplay::set(this);
+  }
+  ~ReplayFromPreamble() override { PreambleReplay::set(nullptr); }
+  ReplayFromPreamble(const ReplayFromPreamble &) = delete;
+  ReplayFromPreamble &operator=(const ReplayFromPreamble &) = delete;
+  void replay(const SourceManager &SM, std::vector<FileID> &Files,
+              std::vector<SourceRange> &Skipped) const override {
+    PreambleCache::replayUserFiles(*P, SM, Files, Skipped);
+  }
+
+private:
+  const Preamble *P;
 };
 
 /// Reads a preamble's roots for CUDA's deferred diagnostics only when there
@@ -356,8 +396,12 @@ public:
         // Its lookups were made when it was built, maybe in another run.
         mergePaths(State.Missing, State.UsedPreamble->Missing);
         mergePaths(State.Found, State.UsedPreamble->Found);
+        // The user headers' bytes it was built from, for --fix.
+        llvm::append_range(State.UserFilesRead,
+                           State.UsedPreamble->UserFilesRead);
       }
     }
+    const ReplayFromPreamble Replay(State.UsedPreamble.get());
     State.Success = FrontendActionFactory::runInvocation(Invocation, Files,
                                                          PCHOps, DiagConsumer);
     return State.Success;
@@ -375,11 +419,15 @@ private:
       if (Owner.State.UsedPreamble)
         Compiler.getPreprocessor().addPPCallbacks(
             std::make_unique<DeferredRootsAtEndOfMainFile>(Compiler));
+      const bool PreambleHasUserCode =
+          Owner.State.UsedPreamble && !Owner.State.UsedPreamble->UserFiles.empty();
       if (Consumer && !Owner.Context.getOptions().SystemHeaders.value_or(false))
-        Consumer = std::make_unique<UserCodeScope>(std::move(Consumer));
+        Consumer = std::make_unique<UserCodeScope>(std::move(Consumer),
+                                                   PreambleHasUserCode);
       if (Consumer)
         Consumer = std::make_unique<FunctionsNotAnalyzed>(
-            std::move(Consumer), Owner.State.FunctionsNotAnalyzed);
+            std::move(Consumer), Owner.State.FunctionsNotAnalyzed,
+            PreambleHasUserCode);
       if (Owner.Caches.TimeChecks && Consumer)
         return std::make_unique<TimedConsumer>(std::move(Consumer),
                                                Owner.State.AnalysisSeconds);
