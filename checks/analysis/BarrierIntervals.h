@@ -15,6 +15,12 @@
 // same time, which is how a loop without a trailing barrier races with its
 // next iteration.
 //
+// A branch no execution takes is left out of the graph: an `if` inside a
+// `for`/`while` body that repeats (or negates) a conjunct of the loop's
+// condition, over values the body never changes, so that
+// `if (j < n) __syncthreads();` at the end of `for (j = 0; j < n; ++j)` is a
+// barrier on every path around the back edge.
+//
 // Facts only; no diagnostics.
 //
 //===----------------------------------------------------------------------===//
@@ -86,11 +92,12 @@ private:
   std::vector<unsigned> LastSegmentOfBlock;
   const CFG *Graph = nullptr;
   /// Per related point's segment: what it reaches without a back edge, and
-  /// with them.
-  llvm::DenseMap<unsigned, std::pair<std::vector<bool>, std::vector<bool>>>
+  /// with them (sorted segment numbers).
+  llvm::DenseMap<unsigned,
+                 std::pair<std::vector<unsigned>, std::vector<unsigned>>>
       Reach;
-  /// The segments after a divergent branch, without back edges.
-  std::vector<std::vector<bool>> AfterDivergence;
+  /// The segments after a divergent branch, without back edges (sorted).
+  std::vector<std::vector<unsigned>> AfterDivergence;
   std::vector<unsigned> Component;
   /// Element -> its segment.
   llvm::DenseMap<const Stmt *, unsigned> SegmentOf;

@@ -1597,6 +1597,9 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
   if (Meets == BarrierIntervals::Meeting::Never)
     return std::nullopt;
   bool AcrossIterations = Meets == BarrierIntervals::Meeting::AnyIteration;
+  // (Also a pair in two loops one after the other: the way out of a loop
+  // is its condition's back edge. Only a loop around both makes the pair
+  // one of different iterations.)
   bool CountersMustNotMatter =
       Meets == BarrierIntervals::Meeting::LaterIteration;
   std::vector<const ForStmt *> LoopsA;
@@ -1694,7 +1697,8 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
         }
     std::optional<SharedConflict> Best = SharedConflict{
         Impl::threadAt(Found->first, Shape), Impl::threadAt(Found->second, Shape),
-        Found->first / 32 != Found->second / 32, Cell, AcrossIterations};
+        Found->first / 32 != Found->second / 32, Cell,
+        AcrossIterations || (CountersMustNotMatter && !SharedLoops.empty())};
     return Best;
   };
   std::optional<SharedConflict> Best = Search(P->Shape);

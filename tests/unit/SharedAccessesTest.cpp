@@ -83,6 +83,61 @@ __global__ void k(float *out, int n) {
   EXPECT_TRUE(C->CrossWarp);
 }
 
+TEST(SharedAccesses, GuardRepeatingTheLoopConditionIsTaken) {
+  // The trailing barrier's guard is the loop's own condition (0, 1), or its
+  // negation (2, 3): every iteration passes the barrier, so the next step's
+  // store waits for this step's read. Where the body changes the guard's
+  // variable (4, 5) or the guard tests another value (6, 7), it may not.
+  Kernel K(R"cu(
+__global__ void k(float *out, int n, int m) {
+  __shared__ float a[32], b[32], c[32], d[32];
+  int t = threadIdx.x;
+  for (int j = 0; j < n; ++j) {
+    a[t / 32] = 1.0f;               // 0
+    __syncthreads();
+    out[t] = a[t % 32];             // 1
+    if (j < n)
+      __syncthreads();
+  }
+  for (int j = 0; j < n; ++j) {
+    b[t / 32] = 1.0f;               // 2
+    __syncthreads();
+    out[t] = b[t % 32];             // 3
+    if (j >= n)
+      continue;
+    __syncthreads();
+  }
+  for (int j = 0; j < n; ++j) {
+    c[t / 32] = 1.0f;               // 4
+    __syncthreads();
+    out[t] = c[t % 32];             // 5
+    n = out[0];
+    if (j < n)
+      __syncthreads();
+  }
+  for (int j = 0; j < n; ++j) {
+    d[t / 32] = 1.0f;               // 6
+    __syncthreads();
+    out[t] = d[t % 32];             // 7
+    if (j < m)
+      __syncthreads();
+  }
+}
+)cu",
+           "k");
+  ASSERT_TRUE(K.P.parsedCleanly());
+  ASSERT_EQ(K.Accesses.accesses().size(), 8u);
+  EXPECT_FALSE(K.Accesses.conflict(K.at(0), K.at(1)).has_value());
+  EXPECT_FALSE(K.Accesses.conflict(K.at(2), K.at(3)).has_value());
+  std::optional<SharedConflict> Changed =
+      K.Accesses.conflict(K.at(4), K.at(5));
+  ASSERT_TRUE(Changed.has_value());
+  EXPECT_TRUE(Changed->AcrossIterations);
+  std::optional<SharedConflict> Other = K.Accesses.conflict(K.at(6), K.at(7));
+  ASSERT_TRUE(Other.has_value());
+  EXPECT_TRUE(Other->AcrossIterations);
+}
+
 TEST(SharedAccesses, CellsOfTwoThreads) {
   Kernel K(R"cu(
 __global__ void k(float *out, int cur) {

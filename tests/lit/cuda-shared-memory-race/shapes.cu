@@ -77,7 +77,7 @@ __global__ void matmulNoTrailing(float *C, const float *A, const float *B, int n
     __syncthreads();
     for (int j = 0; j < T; ++j)
       sum += As[ty][j] * Bs[j][tx];
-      // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: data race on __shared__ 'Bs': thread (0, 0) reads Bs[2][0] while thread (0, 2) writes it, with no block barrier between the two accesses [cuda-shared-memory-race]
+      // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: data race on __shared__ 'Bs': thread (0, 0) reads Bs[2][0] while thread (0, 2) writes it, with no block barrier between the two accesses (in different iterations of the loop: it has no barrier on its way back) [cuda-shared-memory-race]
   }
   C[ty * n + tx] = sum;
 }
