@@ -805,4 +805,30 @@ TEST(LeadingIncludesTest, SignatureNamesTheFolderOnlyForQuotedIncludes) {
             preambleSignature(Quoted, "/p/one/z.cu"));
 }
 
+// Several files: each preamble stops at the first lines another file starts
+// with too, so two files that share only <a.h> share its preamble (one
+// group). EachAlone (the few files a warm run parses, issue 21): each file
+// gets the preamble of all its lines, as a run of it alone, which a later
+// run of it alone finds; the two have no preamble in common.
+TEST_F(CacheFolderTest, PlanEachAloneKeepsEveryIncludeLine) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Root + "/src"));
+  const std::string A = (Root + "/src/a.cu").str();
+  const std::string B = (Root + "/src/b.cu").str();
+  const std::string C = (Root + "/src/c.cu").str();
+  writeAll(A, "#include <a.h>\n#include <b.h>\nint a;\n");
+  writeAll(B, "#include <a.h>\n#include <c.h>\nint b;\n");
+  writeAll(C, "#include <a.h>\n#include <b.h>\nint c;\n");
+  ContentHasher Hasher;
+  CacheCounters Counters;
+  PreambleCache Shared(nullptr, Hasher, Counters);
+  EXPECT_EQ(Shared.planRun({A, B}),
+            (std::vector<std::vector<size_t>>{{0, 1}}));
+  PreambleCache Alone(nullptr, Hasher, Counters);
+  EXPECT_EQ(Alone.planRun({A, B}, /*EachAlone=*/true),
+            (std::vector<std::vector<size_t>>{{0}, {1}}));
+  // Files with the same lines still start from one preamble.
+  EXPECT_EQ(Alone.planRun({A, B, C}, /*EachAlone=*/true),
+            (std::vector<std::vector<size_t>>{{0, 2}, {1}}));
+}
+
 } // namespace

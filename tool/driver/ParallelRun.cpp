@@ -31,6 +31,19 @@ FileSchedule::FileSchedule(std::vector<std::vector<size_t>> Plan) {
       Groups.push_back(Group{std::move(Files)});
 }
 
+FileSchedule::FileSchedule(std::vector<std::vector<size_t>> First,
+                           PlanAfter Second)
+    : FileSchedule(std::move(First)) {
+  for (const Group &G : Groups)
+    FirstLeft += G.Files.size();
+  if (FirstLeft)
+    Then = std::move(Second);
+  else if (Second) // nothing to wait for
+    for (std::vector<size_t> &Files : Second())
+      if (!Files.empty())
+        Groups.push_back(Group{std::move(Files)});
+}
+
 FileSchedule::Step FileSchedule::tryNextLocked(size_t &File) {
   // A file whose preamble is ready, earliest group first: a group's
   // preamble leaves memory with its last file.
@@ -48,7 +61,8 @@ FileSchedule::Step FileSchedule::tryNextLocked(size_t &File) {
   for (const Group &G : Groups)
     if (G.Handed < G.Files.size())
       return Step::Wait;
-  return Step::Finished;
+  // The first step's last files still run: the second's plan waits for them.
+  return Then ? Step::Wait : Step::Finished;
 }
 
 FileSchedule::Step FileSchedule::tryNext(size_t &File) {
@@ -71,7 +85,25 @@ std::optional<size_t> FileSchedule::next() {
   }
 }
 
-void FileSchedule::done(size_t File) { preambleReady(File); }
+void FileSchedule::done(size_t File) {
+  {
+    std::scoped_lock Lock(Mutex);
+    // Every call before the second step is about a file of the first (it
+    // leads no group of the second, even when it leads one there).
+    if (Then) {
+      if (--FirstLeft == 0) {
+        PlanAfter Next = std::move(Then);
+        Then = nullptr;
+        Groups.clear();
+        for (std::vector<size_t> &Files : Next())
+          if (!Files.empty())
+            Groups.push_back(Group{std::move(Files)});
+      }
+      File = SIZE_MAX;
+    }
+  }
+  preambleReady(File);
+}
 
 void FileSchedule::preambleReady(size_t File) {
   {
@@ -146,6 +178,10 @@ static void addStats(ClangTidyStats &Sum, const ClangTidyStats &S) {
   Sum.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
   Sum.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
   Sum.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
+}
+
+bool planEachAlone(size_t Answered, size_t Parsed) {
+  return Parsed <= 1 || (Answered > 0 && Parsed <= MaxPlannedAlone);
 }
 
 std::string errorFileIdentity(const ClangTidyError &Error) {
@@ -248,13 +284,49 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
   // position. The preamble cache groups files that share a preamble, so
   // each lives in memory only while its group runs.
   std::vector<std::vector<size_t>> Plan;
-  if (Caches && Caches->Preambles) {
+  // With a result cache, every file is first asked of it alone (RunCaches::
+  // ResultOnly), and the preambles are planned over the files it did not
+  // answer: those are what the run parses. In a warm run after an edit
+  // that is one file (or a few), and it is planned as a run of it alone
+  // would be: it builds the preamble of all its include lines, user headers
+  // included, which the next run of it alone (an editor, a pre-commit hook)
+  // finds in the folder. Planned with the files the cache answered, it
+  // got the shorter preamble they share, which that run does not use.
+  const bool Probe = Caches && Caches->Preambles && Caches->Results &&
+                     !Caches->TimeChecks && Files.size() > 1;
+  std::mutex ProbeMutex;
+  std::vector<char> NeedsParse(Files.size(), 0); // under ProbeMutex
+  size_t Answered = 0;                           // under ProbeMutex
+  auto PlanParses = [&] {
+    std::vector<size_t> Parsed;
+    size_t Replayed = 0;
+    {
+      std::scoped_lock Lock(ProbeMutex);
+      for (size_t I = 0; I < Files.size(); ++I)
+        if (NeedsParse[I])
+          Parsed.push_back(I);
+      Replayed = Answered;
+    }
+    std::vector<std::string> Names;
+    Names.reserve(Parsed.size());
+    for (size_t I : Parsed)
+      Names.push_back(Files[I]);
+    std::vector<std::vector<size_t>> Groups = Caches->Preambles->planRun(
+        Names, /*EachAlone=*/planEachAlone(Replayed, Parsed.size()));
+    for (std::vector<size_t> &Group : Groups)
+      for (size_t &Position : Group)
+        Position = Parsed[Position];
+    return Groups;
+  };
+  if (Caches && Caches->Preambles && !Probe) {
     Plan = Caches->Preambles->planRun(Files);
   } else {
     for (size_t I = 0; I < Files.size(); ++I)
       Plan.push_back({I});
   }
-  FileSchedule Schedule(std::move(Plan));
+  FileSchedule Schedule(std::move(Plan), Probe ? FileSchedule::PlanAfter(
+                                                     PlanParses)
+                                               : FileSchedule::PlanAfter());
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   std::vector<ClangTidyStats> StatsPerFile(Files.size());
   std::vector<char> Finished(Files.size(), 0);
@@ -386,8 +458,18 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       // has it: waiting for the whole file left the other workers idle
       // for as long as a group's first file ran.
       std::optional<RunCaches> WithSignal;
+      // The first step (Probe): the file only asked of the result cache.
+      bool Probing = false;
+      bool Probed = false; // the second step, for a file the cache missed
+      if (Probe) {
+        std::scoped_lock Lock(ProbeMutex);
+        Probed = NeedsParse[I] != 0;
+        Probing = !Probed;
+      }
       if (Caches) {
         WithSignal.emplace(*Caches);
+        WithSignal->ResultOnly = Probing;
+        WithSignal->ResultLookedUp = Probed;
         // Under the watch's lock, and only while the file is not
         // abandoned: an abandoned worker may outlive the run's schedule.
         WithSignal->PreambleAcquired = [&Schedule, Watched, I] {
@@ -400,6 +482,23 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                        workerFileSystem(StartDir)),
                    WithSignal ? &*WithSignal : nullptr, Run))
         return; // reported as timed out; nothing of the run is touched
+      if (Run.NeedsParse) {
+        // Its turn comes in the second step, with its preamble planned.
+        {
+          std::scoped_lock Lock(Watched->Mutex);
+          Watched->Running[I] = 0;
+        }
+        {
+          std::scoped_lock Lock(ProbeMutex);
+          NeedsParse[I] = 1;
+        }
+        Schedule.done(I);
+        continue;
+      }
+      if (Probing) {
+        std::scoped_lock Lock(ProbeMutex);
+        ++Answered;
+      }
       if (Caches && Settings.Snapshots)
         for (const auto &[Path, Hash] : Run.UserFilesRead)
           Settings.Snapshots->recordParsed(Path, Hash);

@@ -45,9 +45,17 @@ struct RunResult {
 /// instead, as cuda-tidy once did, kept the worker busy but doubled that
 /// file's cost: 35% more CPU for -j 2 over the benchmark corpus.) A
 /// worker waits only when every file left waits for a preamble being built.
+///
+/// A schedule may come in two steps: \p First, then, once every file of it
+/// is done, the plan \p Second returns (called once, under the schedule's
+/// lock, by whoever finishes First's last file; the workers wait meanwhile).
+/// runFiles asks the result cache about every file first and plans the
+/// preambles of the files it did not answer only (PreambleCache::planRun).
 class FileSchedule {
 public:
   explicit FileSchedule(std::vector<std::vector<size_t>> Plan);
+  using PlanAfter = std::function<std::vector<std::vector<size_t>>()>;
+  FileSchedule(std::vector<std::vector<size_t>> First, PlanAfter Second);
 
   enum class Step { Run, Wait, Finished };
   /// What a worker does next, without blocking; with Run, \p File is set.
@@ -72,6 +80,9 @@ private:
     bool Ready = false; ///< The leader has its preamble, or is done.
   };
   std::vector<Group> Groups;
+  /// The second step's plan, until First is done; First's files not done.
+  PlanAfter Then;
+  size_t FirstLeft = 0;
   std::mutex Mutex;
   std::condition_variable Changed;
 };
@@ -150,6 +161,15 @@ RunResult runFiles(const std::vector<std::string> &Files,
                    const tooling::CompilationDatabase &Compilations,
                    const OptionsProviderFactory &MakeOptions,
                    const RunSettings &Settings);
+
+/// Whether the files a run parses are planned each as a run of it alone
+/// would plan it (PreambleCache::planRun's EachAlone: the preamble of all
+/// its include lines, user headers included, kept for the next run of it
+/// alone): one file, or up to MaxPlannedAlone when the result cache
+/// answered the run's other files (\p Answered of them), as after an edit.
+/// More files than that share the preambles of their common first lines.
+constexpr size_t MaxPlannedAlone = 4;
+bool planEachAlone(size_t Answered, size_t Parsed);
 
 /// The identity of the file an error is located in (HeaderPairing.h's
 /// fileIdentity, relative names resolved against the build folder the

@@ -799,7 +799,7 @@ LeadingIncludes firstLines(const LeadingIncludes &Scan, unsigned Count) {
 } // namespace
 
 std::vector<std::vector<size_t>>
-PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
+PreambleCache::planRun(llvm::ArrayRef<std::string> Files, bool EachAlone) {
   // (An unreadable file has no include line: a group of its own.)
   std::vector<LeadingIncludes> Scans(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
@@ -813,9 +813,11 @@ PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
   // (the rest of its include lines are parsed with the file): a file whose
   // lines are its own alone would build a preamble that serves it once,
   // which costs more than it saves. A run of one file (an editor, a
-  // pre-commit hook) covers them all, for the next run of that file.
+  // pre-commit hook) covers them all, for the next run of that file; so do
+  // the few files a warm run parses (EachAlone), for the same reason.
+  const bool Many = Files.size() > 1 && !EachAlone;
   llvm::StringMap<unsigned> Cuts;
-  if (ChainOnShared && Files.size() > 1) {
+  if (ChainOnShared && Many) {
     llvm::StringMap<unsigned> Starting; // files that start with a prefix
     for (size_t I = 0; I < Files.size(); ++I)
       for (unsigned J = 1; J <= Scans[I].Includes.size(); ++J)
@@ -858,7 +860,7 @@ PreambleCache::planRun(llvm::ArrayRef<std::string> Files) {
   const MemoryStopDeferred Deferred;
   std::scoped_lock Lock(Mutex);
   Planned = std::move(Counts);
-  ManyFiles = Files.size() > 1;
+  ManyFiles = Many;
   PlannedCuts = std::move(Cuts);
   return Plan;
 }

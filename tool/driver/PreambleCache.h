@@ -22,7 +22,11 @@
 // another file of the run starts with too; the rest of its lines are parsed
 // with the file (a preamble that would serve one file costs more to build
 // than it saves). A preamble of all its lines that an earlier run of that
-// file alone left in the folder is used first. docs/performance.md has the
+// file alone left in the folder is used first. "The run" is the files it
+// parses: runFiles asks the result cache about every file first, and plans
+// the rest; the few files a warm run parses (after an edit) are planned
+// each as alone, so that the next run of such a file alone finds its whole
+// preamble (planEachAlone in ParallelRun.h). docs/performance.md has the
 // numbers ("Sharing what every file shares"); CUDA_TIDY_NO_SHARED_PCH=1
 // turns all of this off (one whole preamble per distinct include list).
 //
@@ -223,7 +227,13 @@ public:
   /// others start from (FileSchedule in ParallelRun.h). With the shared
   /// preamble and several files, a file's signature is that of the longest
   /// run of its first include lines another file starts with too.
-  std::vector<std::vector<size_t>> planRun(llvm::ArrayRef<std::string> Files);
+  /// \p EachAlone: every file is planned as a run of it alone would plan
+  /// it (all its include lines; user headers even where the include
+  /// folders have `.` or `..` parts), for the few files a warm run parses
+  /// (runFiles, planEachAlone): the preamble built then is the one the
+  /// next run of that file alone looks for.
+  std::vector<std::vector<size_t>> planRun(llvm::ArrayRef<std::string> Files,
+                                           bool EachAlone = false);
 
   /// The preamble for this compile, or null (parse without one). Builds it
   /// when needed, with \p FS and \p PCHOps.
@@ -297,7 +307,7 @@ private:
   /// How many include lines planRun chose a file's preamble to cover, for
   /// the files where that is fewer than all (absolute path, no dots).
   llvm::StringMap<unsigned> PlannedCuts;
-  /// Whether planRun was given more than one file.
+  /// Whether planRun was given more than one file (and not EachAlone).
   bool ManyFiles = false;
   /// The shared preambles of this run, by key (kept for the whole run: few,
   /// one per set of flags); null when the build failed.

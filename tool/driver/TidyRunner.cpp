@@ -262,6 +262,8 @@ struct FileState {
   bool Cacheable = false;
   Digest ResultKey{};
   std::optional<StoredResult> Replayed;
+  /// RunCaches::ResultOnly, and the cache did not answer.
+  bool NeedsParse = false;
   bool Success = true;
   std::vector<FileDigest> Dependencies;
   bool DependenciesComplete = true;
@@ -330,18 +332,28 @@ public:
                             ? Invocation->getTargetOpts().CPU
                             : std::string();
     ++State.Commands;
+    // Asked of the result cache only (RunCaches::ResultOnly): whatever it
+    // does not answer is parsed in the run's second step, from the start.
+    auto NeedsParse = [&] {
+      State.NeedsParse = true;
+      return true;
+    };
     if (Invocation->getFrontendOpts().Inputs.size() != 1 ||
         (!Caches.Preambles && !Caches.Results))
-      return FrontendActionFactory::runInvocation(Invocation, Files, PCHOps,
-                                                  DiagConsumer);
+      return Caches.ResultOnly
+                 ? NeedsParse()
+                 : FrontendActionFactory::runInvocation(Invocation, Files,
+                                                        PCHOps, DiagConsumer);
     const std::string MainPath =
         Invocation->getFrontendOpts().Inputs[0].getFile().str();
     // The bytes analyzed, read once: the preamble is checked against them,
     // the result keyed by them, and the compiler reads them from here.
     auto Main = Files->getBufferForFile(MainPath, /*isVolatile=*/true);
     if (!Main)
-      return FrontendActionFactory::runInvocation(Invocation, Files, PCHOps,
-                                                  DiagConsumer);
+      return Caches.ResultOnly
+                 ? NeedsParse()
+                 : FrontendActionFactory::runInvocation(Invocation, Files,
+                                                        PCHOps, DiagConsumer);
     std::string Cwd;
     if (auto Dir = Files->getVirtualFileSystem().getCurrentWorkingDirectory())
       Cwd = *Dir;
@@ -352,11 +364,15 @@ public:
           ResultCache::key(*Invocation, MainPath, Cwd, Options,
                            Context.getGlobalOptions(), ApplyAnyFix);
       if (std::optional<StoredResult> Hit =
-              Caches.Results->lookup(State.ResultKey)) {
+              Caches.ResultLookedUp
+                  ? std::nullopt
+                  : Caches.Results->lookup(State.ResultKey)) {
         // Its dependencies, the main file first, were just found unchanged.
         State.Replayed = std::move(Hit);
         return State.Replayed->Success;
       }
+      if (Caches.ResultOnly)
+        return NeedsParse();
       State.Cacheable = true;
       // The driver's probes (for the CUDA installation, the GCC toolchain)
       // made the cc1 command line, which is in the key; from here on the
@@ -381,6 +397,8 @@ public:
       }
     }
 
+    if (Caches.ResultOnly)
+      return NeedsParse();
     if (Caches.Preambles) {
       LeadingIncludes Scan = scanLeadingIncludes((*Main)->getBuffer());
       State.UsedPreamble = Caches.Preambles->acquire(
@@ -645,6 +663,10 @@ FileRun runFileWithCaches(
   const bool Failed = Tool.run(&ActionFactory) != 0;
 
   FileRun Run;
+  if (State.NeedsParse) {
+    Run.NeedsParse = true;
+    return Run;
+  }
   Run.Failed = Failed;
   Run.UserFilesRead = std::move(State.UserFilesRead);
   Run.FunctionsNotAnalyzed = std::move(State.FunctionsNotAnalyzed);

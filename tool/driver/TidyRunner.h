@@ -41,6 +41,14 @@ struct RunCaches {
   /// cache, or none), before the parse: the -j scheduler then lets the
   /// files that share it start instead of waiting for this whole file.
   std::function<void()> PreambleAcquired;
+  /// Only ask the result cache: a file it does not answer is not parsed
+  /// (FileRun::NeedsParse), for a second step whose preambles are planned
+  /// over the files that need a parse (runFiles).
+  bool ResultOnly = false;
+  /// The result cache was asked about this file (ResultOnly) and did not
+  /// answer: it is not asked again (its counters count each file once),
+  /// the result is stored as usual.
+  bool ResultLookedUp = false;
 };
 
 struct FileRun {
@@ -57,6 +65,9 @@ struct FileRun {
   /// The user's function definitions that do not compile, which no check
   /// analyzed ("path:line:column: function 'f' was not analyzed: ...").
   std::vector<std::string> FunctionsNotAnalyzed;
+  /// With RunCaches::ResultOnly: the result cache did not answer; nothing
+  /// was parsed and the rest of this FileRun is empty.
+  bool NeedsParse = false;
 };
 
 /// The caches of one cuda-tidy run, made from its flags: the cache folder
