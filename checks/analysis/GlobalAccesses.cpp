@@ -9,6 +9,7 @@
 #include "checks/analysis/CudaBuiltins.h"
 #include "checks/analysis/DivergenceAnalysis.h"
 #include "checks/analysis/LaunchShape.h"
+#include "checks/analysis/ThreadIndexEval.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -32,71 +33,21 @@ namespace clang::tidy::cuda::analysis {
 
 namespace {
 
+/// A block's size when no launch gives it.
 constexpr unsigned DefaultBlockThreads = 256;
-constexpr unsigned MaxBlockThreads = 1024;
+/// How far a loop is run, and how many combinations of loop values one
+/// thread's access is evaluated for: larger than the race analysis's, since
+/// a scratch row is often filled by a loop over a warp's worth of cells.
 constexpr unsigned MaxIterations = 256;
 constexpr size_t MaxCombinations = 256;
 
-/// A constant plus uniform symbols with integer coefficients.
-struct Linear {
-  int64_t Constant = 0;
-  std::map<unsigned, int64_t> Terms;
-  bool isConstant() const { return Terms.empty(); }
-  static Linear constant(int64_t V) {
-    Linear L;
-    L.Constant = V;
-    return L;
-  }
-  static Linear symbol(unsigned S) {
-    Linear L;
-    L.Terms[S] = 1;
-    return L;
-  }
-  Linear &add(const Linear &O, int64_t Sign) {
-    Constant += Sign * O.Constant;
-    for (const auto &[S, C] : O.Terms) {
-      int64_t &Mine = Terms[S];
-      Mine += Sign * C;
-      if (Mine == 0)
-        Terms.erase(S);
-    }
-    return *this;
-  }
-  Linear &scale(int64_t F) {
-    Constant *= F;
-    for (auto &T : Terms)
-      T.second *= F;
-    for (auto It = Terms.begin(); It != Terms.end();)
-      It = It->second == 0 ? Terms.erase(It) : std::next(It);
-    return *this;
-  }
-  /// Every coefficient is a non-negative multiple of \p M.
-  bool symbolsMultipleOf(int64_t M) const {
-    return llvm::all_of(Terms, [&](const auto &T) {
-      return T.second >= 0 && T.second % M == 0;
-    });
-  }
-  bool operator==(const Linear &O) const {
-    return Constant == O.Constant && Terms == O.Terms;
-  }
-  std::string key() const {
-    std::string K = std::to_string(Constant);
-    for (const auto &[S, C] : Terms)
-      K += "|" + std::to_string(S) + ":" + std::to_string(C);
-    return K;
-  }
-};
-
-struct Env {
-  unsigned Thread = 0;
-  llvm::SmallVector<std::pair<const VarDecl *, int64_t>, 4> Counters;
-  const int64_t *counter(const VarDecl *V) const {
-    for (const auto &[Var, Value] : Counters)
-      if (Var == V)
-        return &Value;
-    return nullptr;
-  }
-};
+/// A cell as one string, to group the threads that touch it.
+std::string cellKey(const IndexValue &Cell) {
+  std::string K = std::to_string(Cell.Constant);
+  for (const auto &[S, C] : Cell.Terms)
+    K += "|" + std::to_string(S) + ":" + std::to_string(C);
+  return K;
+}
 
 bool isSharedVar(const VarDecl *V) {
   return V && V->hasAttr<CUDASharedAttr>() && !V->getType()->isReferenceType();
@@ -145,22 +96,23 @@ struct GlobalAccessAnalysis::Impl {
   ASTContext &Ctx;
   AnalysisManager &Manager;
   GlobalAccessOptions Opts;
-  const FunctionDivergence *D = nullptr;
-  const FunctionDivergence *CallerD = nullptr;
   unsigned BlockThreads = DefaultBlockThreads;
   bool Analyzable = false;
+  /// The function's divergence, and with call-site context the caller's.
+  const FunctionDivergence *D = nullptr;
+  const FunctionDivergence *CallerD = nullptr;
   std::unique_ptr<ParentMap> Parents;
   std::unique_ptr<ParentMap> CallerParents;
   llvm::DenseSet<const VarDecl *> Mutated;
   std::vector<MemoryAccess> Accesses;
   std::vector<Info> Infos;
   std::unique_ptr<BarrierIntervals> Intervals;
-  llvm::DenseMap<const void *, unsigned> Symbols;
-  std::vector<std::string> SymbolNames;
-  llvm::DenseMap<const FunctionDecl *, bool> SyncsWarp;
+  /// The calls that order a warp's lanes: a warp-scope synchronisation,
+  /// or a function whose summary holds a block barrier.
+  WarpSyncCalls WarpSyncs{&Manager};
   /// Per access: per thread, its cells (keys), or nullopt when some thread's
   /// could not be evaluated.
-  mutable std::map<unsigned, std::optional<std::vector<std::vector<Linear>>>>
+  mutable std::map<unsigned, std::optional<std::vector<std::vector<IndexValue>>>>
       CellCache;
   llvm::DenseMap<const ForStmt *, const VarDecl *> Counters;
   /// Per writing access: cell -> the threads that write it.
@@ -173,13 +125,6 @@ struct GlobalAccessAnalysis::Impl {
 
   const FunctionDecl *kernel() const { return Opts.Caller ? Opts.Caller : FD; }
 
-  unsigned symbol(const void *Key, llvm::StringRef Name) {
-    auto [It, New] = Symbols.try_emplace(Key, SymbolNames.size());
-    if (New)
-      SymbolNames.push_back(Name.str());
-    return It->second;
-  }
-
   void run();
   bool resolve(const Expr *E, Offset &Out, unsigned Depth = 0);
   void collect();
@@ -189,7 +134,6 @@ struct GlobalAccessAnalysis::Impl {
   void contextOf(const Expr *Where, Info &I);
   void contextIn(const Stmt *From, const Stmt *Top, ParentMap &PM, Info &I);
   const VarDecl *counterOf(const ForStmt *For);
-  bool isWarpSync(const CallExpr *Call, unsigned Depth = 0);
   void buildIntervals();
   /// A path from \p From's CFG element to \p To's without a warp-scope
   /// synchronisation (around back edges too).
@@ -197,15 +141,59 @@ struct GlobalAccessAnalysis::Impl {
   llvm::DenseMap<const Stmt *, std::pair<const CFGBlock *, unsigned>>
       ElementAt;
 
-  std::optional<Linear> eval(const Expr *E, const Env &En, unsigned Depth = 0);
-  std::optional<bool> truth(const Expr *E, const Env &En, unsigned Depth = 0);
-  std::optional<std::vector<int64_t>> runLoop(const ForStmt *For,
-                                              const Env &En);
+  /// The evaluator's leaves: threadIdx.x is the thread's (threadIdx.y and
+  /// .z are not evaluated: collect() leaves two-dimensional kernels out),
+  /// blockDim.x the block's size; blockIdx, gridDim, blockDim.y/.z, the
+  /// kernel's parameters and block-uniform locals that depend on no symbol
+  /// are symbols. The operators keep symbols whose coefficients are aligned
+  /// (`(blockIdx.x * 64 + lane) & 31`): a scratch row per warp is addressed
+  /// that way.
+  struct Evaluator final : IndexEvaluator {
+    Impl &Owner;
+    explicit Evaluator(Impl &Owner)
+        : IndexEvaluator(Owner.Ctx,
+                         IndexEvalRules{/*MaxDepth=*/24,
+                                        /*WrapWideConstants=*/true,
+                                        /*CastsMustBeIntegral=*/true,
+                                        /*TruthNeedsIntegralType=*/true,
+                                        NonLinearOperators::KeepAlignedSymbols},
+                         Owner.FD, Owner.Opts.Call, Owner.Opts.Caller),
+          Owner(Owner) {}
+    std::optional<IndexValue> builtin(BuiltinIndexRead::Variable Var,
+                                      unsigned Dim,
+                                      const ThreadEnv &En) override {
+      if (Var == BuiltinIndexRead::ThreadIdx)
+        return Dim == 0 ? std::optional(IndexValue::constant(En.Thread[0]))
+                        : std::nullopt;
+      if (Var == BuiltinIndexRead::BlockDim && Dim == 0)
+        return IndexValue::constant(Owner.BlockThreads);
+      return IndexValue::symbol(builtinSymbol(Var, Dim));
+    }
+    bool isMutated(const VarDecl *Var) override {
+      return Owner.Mutated.contains(Var);
+    }
+    /// The kernel's own parameters (not a lambda's).
+    bool isGridUniformParameter(const ParmVarDecl *Param) override {
+      return Param->getDeclContext() == Owner.kernel();
+    }
+    bool isBlockUniformLocal(const DeclRefExpr *Ref, bool InCaller) override {
+      const FunctionDivergence *In = InCaller ? Owner.CallerD : Owner.D;
+      return In && In->uniformityOf(Ref).isUniformAt(Scope::Block) &&
+             !In->uniformityOf(Ref).dependsOnSymbols();
+    }
+  };
+  Evaluator Eval{*this};
+  /// How a loop's counter is run: a loop longer than MaxIterations is not
+  /// evaluated at all.
+  static constexpr LoopRules CounterSteps{MaxIterations,
+                                          /*KeepValuesAtCap=*/false,
+                                          /*MaxShift=*/40,
+                                          /*AnyAssignmentToCounter=*/false};
   /// The cells (byte offsets) thread \p T touches through access \p A;
   /// empty when it makes none; nullopt when they do not evaluate.
-  std::optional<std::vector<Linear>> cellsFor(unsigned Index, unsigned T);
-  const std::optional<std::vector<std::vector<Linear>>> &cells(unsigned A);
-  std::string render(const Linear &Bytes, const MemoryAccess &A);
+  std::optional<std::vector<IndexValue>> cellsFor(unsigned Index, unsigned T);
+  const std::optional<std::vector<std::vector<IndexValue>>> &cells(unsigned A);
+  std::string render(const IndexValue &Bytes, const MemoryAccess &A);
   std::vector<MemoryExchange> exchanges();
 };
 
@@ -324,13 +312,9 @@ GlobalAccessAnalysis::Impl::kindOf(const Expr *Where) const {
 const VarDecl *GlobalAccessAnalysis::Impl::counterOf(const ForStmt *For) {
   if (auto It = Counters.find(For); It != Counters.end())
     return It->second;
-  const VarDecl *Found = nullptr;
-  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-  if (Init && Init->isSingleDecl())
-    if (const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl());
-        Var && Var->getType()->isIntegerType() && Var->getInit() &&
-        For->getInc() && For->getCond())
-      Found = Var;
+  const VarDecl *Found = loopVariable(For, /*AllowAssignedInit=*/false);
+  if (Found && !Found->getType()->isIntegerType())
+    Found = nullptr;
   if (Found) {
     // Changed only by the step.
     struct Writes : RecursiveASTVisitor<Writes> {
@@ -341,9 +325,7 @@ const VarDecl *GlobalAccessAnalysis::Impl::counterOf(const ForStmt *For) {
       bool VisitDeclRefExpr(DeclRefExpr *Ref) {
         if (Ref->getDecl() != Var)
           return true;
-        const auto *Cast =
-            dyn_cast_or_null<ImplicitCastExpr>(PM.getParentIgnoreParens(Ref));
-        if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+        if (!isPlainRead(Ref, PM))
           Written = true;
         return true;
       }
@@ -365,21 +347,9 @@ void GlobalAccessAnalysis::Impl::contextIn(const Stmt *From, const Stmt *Top,
     const Stmt *Up = PM.getParent(Child);
     if (!Up)
       break;
-    if (const auto *If = dyn_cast<IfStmt>(Up)) {
-      if (Child == If->getThen())
-        I.Guards.emplace_back(If->getCond(), true);
-      else if (Child == If->getElse())
-        I.Guards.emplace_back(If->getCond(), false);
-    } else if (const auto *Cond = dyn_cast<ConditionalOperator>(Up)) {
-      if (Child == Cond->getTrueExpr())
-        I.Guards.emplace_back(Cond->getCond(), true);
-      else if (Child == Cond->getFalseExpr())
-        I.Guards.emplace_back(Cond->getCond(), false);
-    } else if (const auto *Binary = dyn_cast<BinaryOperator>(Up)) {
-      if (Child == Binary->getRHS() && Binary->getOpcode() == BO_LAnd)
-        I.Guards.emplace_back(Binary->getLHS(), true);
-      else if (Child == Binary->getRHS() && Binary->getOpcode() == BO_LOr)
-        I.Guards.emplace_back(Binary->getLHS(), false);
+    if (std::optional<std::pair<const Expr *, bool>> Guard =
+            branchCondition(Up, Child)) {
+      I.Guards.push_back(*Guard);
     } else if (const auto *While = dyn_cast<WhileStmt>(Up)) {
       if (Child == While->getBody())
         I.Guards.emplace_back(While->getCond(), true);
@@ -556,51 +526,11 @@ void GlobalAccessAnalysis::Impl::collect() {
   Infos = std::move(SortedI);
 }
 
-bool GlobalAccessAnalysis::Impl::isWarpSync(const CallExpr *Call,
-                                            unsigned Depth) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return false;
-  if (const IdentifierInfo *Name = Callee->getIdentifier()) {
-    if (Name->getName() == "__syncwarp")
-      return true;
-    if (Name->getName() == "sync" &&
-        (isa<CXXMemberCallExpr>(Call) || Call->getNumArgs() == 1) &&
-        isInCooperativeGroupsNamespace(Callee))
-      return true;
-  }
-  if (std::optional<BarrierCall> Barrier = asBarrierCall(Call))
-    return true;
-  if (const CallSummary *Summary = Manager.summary(Callee))
-    if (llvm::any_of(Summary->Barriers, [](const BarrierSite &S) {
-          return S.BarrierScope >= Scope::Block;
-        }))
-      return true;
-  if (Depth > 3 || !Callee->hasBody())
-    return false;
-  const FunctionDecl *Def = Callee->getDefinition();
-  auto [It, New] = SyncsWarp.try_emplace(Def, false);
-  if (!New)
-    return It->second;
-  struct Calls : RecursiveASTVisitor<Calls> {
-    std::vector<const CallExpr *> Found;
-    bool VisitCallExpr(CallExpr *C) {
-      Found.push_back(C);
-      return true;
-    }
-  } Scan;
-  Scan.TraverseStmt(Def->getBody());
-  bool Syncs = llvm::any_of(
-      Scan.Found, [&](const CallExpr *C) { return isWarpSync(C, Depth + 1); });
-  SyncsWarp[Def] = Syncs;
-  return Syncs;
-}
-
 void GlobalAccessAnalysis::Impl::buildIntervals() {
   Intervals = std::make_unique<BarrierIntervals>(
       *D->cfg(), [&](const Stmt *S) {
         const auto *Call = dyn_cast<CallExpr>(S);
-        return Call && isWarpSync(Call);
+        return Call && WarpSyncs.isWarpSync(Call);
       });
   for (const CFGBlock *Block : *D->cfg()) {
     if (!Block)
@@ -632,7 +562,7 @@ bool GlobalAccessAnalysis::Impl::reaches(const Stmt *From, const Stmt *To) {
       if (S->getStmt() == To)
         return true;
       if (const auto *Call = dyn_cast<CallExpr>(S->getStmt());
-          Call && isWarpSync(Call)) {
+          Call && WarpSyncs.isWarpSync(Call)) {
         Stopped = true;
         break;
       }
@@ -677,17 +607,12 @@ void GlobalAccessAnalysis::Impl::run() {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
       if (!Var || Var->getType()->isArrayType())
         return true;
-      const auto *Cast =
-          dyn_cast_or_null<ImplicitCastExpr>(PM.getParentIgnoreParens(Ref));
-      if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+      if (!isPlainRead(Ref, PM))
         Out.insert(Var);
       return true;
     }
     bool VisitLambdaExpr(LambdaExpr *Lambda) {
-      for (const LambdaCapture &Capture : Lambda->captures())
-        if (Capture.capturesVariable())
-          if (const auto *Var = dyn_cast<VarDecl>(Capture.getCapturedVar()))
-            Out.insert(Var);
+      addCapturedVariables(Lambda, Out);
       return true;
     }
   };
@@ -706,345 +631,22 @@ void GlobalAccessAnalysis::Impl::run() {
 
 // --- evaluation ---------------------------------------------------------------
 
-std::optional<Linear> GlobalAccessAnalysis::Impl::eval(const Expr *E,
-                                                      const Env &En,
-                                                      unsigned Depth) {
-  if (!E || Depth > 24)
-    return std::nullopt;
-  E = E->IgnoreParenImpCasts();
-  if (E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  if (std::optional<BuiltinIndexRead> Read = asBuiltinIndexRead(E)) {
-    if (!Read->Component)
-      return std::nullopt;
-    unsigned Dim = Read->Component == 'y' ? 1 : Read->Component == 'z' ? 2 : 0;
-    static const char Keys[4][3] = {};
-    switch (Read->Var) {
-    case BuiltinIndexRead::ThreadIdx:
-      if (Dim != 0)
-        return std::nullopt;
-      return Linear::constant(En.Thread);
-    case BuiltinIndexRead::BlockDim:
-      if (Dim == 0)
-        return Linear::constant(BlockThreads);
-      [[fallthrough]];
-    case BuiltinIndexRead::BlockIdx:
-    case BuiltinIndexRead::GridDim: {
-      std::string Name = (builtinIndexName(Read->Var) + "." +
-                          std::string(1, Read->Component))
-                             .str();
-      return Linear::symbol(symbol(&Keys[Read->Var][Dim], Name));
-    }
-    }
-  }
-  if (E->getType()->isIntegralOrEnumerationType()) {
-    Expr::EvalResult R;
-    if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
-      return Linear::constant(R.Val.getInt().getExtValue());
-  }
-  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-    if (!Cast->getType()->isIntegralOrEnumerationType())
-      return std::nullopt;
-    return eval(Cast->getSubExpr(), En, Depth + 1);
-  }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-    if (!Var || !Var->getType()->isIntegralOrEnumerationType())
-      return std::nullopt;
-    if (const int64_t *Value = En.counter(Var))
-      return Linear::constant(*Value);
-    if (Mutated.contains(Var))
-      return std::nullopt;
-    if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
-      if (Opts.Call && Param->getDeclContext() == FD) {
-        unsigned Index = Param->getFunctionScopeIndex();
-        if (Index >= Opts.Call->getNumArgs())
-          return std::nullopt;
-        return eval(Opts.Call->getArg(Index), En, Depth + 1);
-      }
-      if (Param->getDeclContext() == kernel())
-        return Linear::symbol(symbol(Var, Var->getName()));
-      return std::nullopt;
-    }
-    if (!Var->hasLocalStorage() || !Var->getInit())
-      return std::nullopt;
-    if (std::optional<Linear> Init = eval(Var->getInit(), En, Depth + 1))
-      return Init;
-    const FunctionDivergence *Owner =
-        Opts.Caller && Var->getDeclContext() == Opts.Caller ? CallerD : D;
-    if (Owner && Owner->uniformityOf(Ref).isUniformAt(Scope::Block) &&
-        !Owner->uniformityOf(Ref).dependsOnSymbols())
-      return Linear::symbol(symbol(Var, Var->getName()));
-    return std::nullopt;
-  }
-  if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
-    std::optional<Linear> Sub = eval(Unary->getSubExpr(), En, Depth + 1);
-    if (!Sub)
-      return std::nullopt;
-    switch (Unary->getOpcode()) {
-    case UO_Plus:
-      return Sub;
-    case UO_Minus:
-      return Sub->scale(-1);
-    case UO_Not:
-      if (!Sub->isConstant())
-        return std::nullopt;
-      return Linear::constant(~Sub->Constant);
-    default:
-      return std::nullopt;
-    }
-  }
-  if (const auto *Cond = dyn_cast<ConditionalOperator>(E)) {
-    std::optional<bool> C = truth(Cond->getCond(), En, Depth + 1);
-    if (!C)
-      return std::nullopt;
-    return eval(*C ? Cond->getTrueExpr() : Cond->getFalseExpr(), En,
-                Depth + 1);
-  }
-  const auto *Binary = dyn_cast<BinaryOperator>(E);
-  if (!Binary)
-    return std::nullopt;
-  if (Binary->isComparisonOp() || Binary->isLogicalOp()) {
-    std::optional<bool> B = truth(Binary, En, Depth + 1);
-    if (!B)
-      return std::nullopt;
-    return Linear::constant(*B);
-  }
-  std::optional<Linear> L = eval(Binary->getLHS(), En, Depth + 1);
-  if (!L)
-    return std::nullopt;
-  std::optional<Linear> R = eval(Binary->getRHS(), En, Depth + 1);
-  if (!R)
-    return std::nullopt;
-  switch (Binary->getOpcode()) {
-  case BO_Add:
-    return L->add(*R, 1);
-  case BO_Sub:
-    return L->add(*R, -1);
-  case BO_Mul:
-    if (R->isConstant())
-      return L->scale(R->Constant);
-    if (L->isConstant())
-      return R->scale(L->Constant);
-    return std::nullopt;
-  default:
-    break;
-  }
-  if (!R->isConstant())
-    return std::nullopt;
-  int64_t B = R->Constant;
-  int64_t A = L->Constant;
-  // The low bits of a value whose symbols are multiples of a power of two
-  // above the operand's are its constant's.
-  auto PowerAbove = [](int64_t V) {
-    int64_t P = 1;
-    while (P <= V && P < (static_cast<int64_t>(1) << 40))
-      P <<= 1;
-    return P;
-  };
-  bool Symbolic = !L->isConstant();
-  if (Symbolic && A < 0)
-    return std::nullopt;
-  switch (Binary->getOpcode()) {
-  case BO_Div:
-  case BO_Rem: {
-    if (B <= 0)
-      return std::nullopt;
-    if (Symbolic && ((B & (B - 1)) != 0 || !L->symbolsMultipleOf(B)))
-      return std::nullopt;
-    if (Binary->getOpcode() == BO_Rem)
-      return Linear::constant(A % B);
-    Linear Out = *L;
-    for (auto &T : Out.Terms)
-      T.second /= B;
-    Out.Constant = A / B;
-    return Out;
-  }
-  case BO_Shr: {
-    if (B < 0 || B > 40)
-      return std::nullopt;
-    int64_t P = static_cast<int64_t>(1) << B;
-    if (Symbolic && !L->symbolsMultipleOf(P))
-      return std::nullopt;
-    Linear Out = *L;
-    for (auto &T : Out.Terms)
-      T.second /= P;
-    Out.Constant = A >> B;
-    return Out;
-  }
-  case BO_Shl:
-    if (B < 0 || B > 40)
-      return std::nullopt;
-    return L->scale(static_cast<int64_t>(1) << B);
-  case BO_And:
-  case BO_Or:
-  case BO_Xor: {
-    if (B < 0)
-      return std::nullopt;
-    if (Symbolic && !L->symbolsMultipleOf(PowerAbove(B)))
-      return std::nullopt;
-    Linear Out = *L;
-    int64_t P = PowerAbove(B);
-    int64_t High = Symbolic ? A - (A % P) : 0;
-    int64_t Low = Symbolic ? A % P : A;
-    if (Binary->getOpcode() == BO_And) {
-      Out.Terms.clear();
-      Out.Constant = Low & B;
-    } else if (Binary->getOpcode() == BO_Or) {
-      Out.Constant = High + (Low | B);
-    } else {
-      Out.Constant = High + (Low ^ B);
-    }
-    return Out;
-  }
-  default:
-    return std::nullopt;
-  }
-}
-
-std::optional<bool> GlobalAccessAnalysis::Impl::truth(const Expr *E,
-                                                     const Env &En,
-                                                     unsigned Depth) {
-  if (!E || Depth > 24)
-    return std::nullopt;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *Not = dyn_cast<UnaryOperator>(E);
-      Not && Not->getOpcode() == UO_LNot) {
-    std::optional<bool> Sub = truth(Not->getSubExpr(), En, Depth + 1);
-    if (!Sub)
-      return std::nullopt;
-    return !*Sub;
-  }
-  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
-    if (Binary->isLogicalOp()) {
-      std::optional<bool> L = truth(Binary->getLHS(), En, Depth + 1);
-      bool And = Binary->getOpcode() == BO_LAnd;
-      if (L && *L != And)
-        return L; // false && ..., true || ...
-      std::optional<bool> R = truth(Binary->getRHS(), En, Depth + 1);
-      if (R && *R != And)
-        return R;
-      if (L && R)
-        return R;
-      return std::nullopt;
-    }
-    if (Binary->isComparisonOp()) {
-      std::optional<Linear> L = eval(Binary->getLHS(), En, Depth + 1);
-      std::optional<Linear> R = eval(Binary->getRHS(), En, Depth + 1);
-      if (!L || !R)
-        return std::nullopt;
-      Linear Diff = *L;
-      Diff.add(*R, -1);
-      if (!Diff.isConstant())
-        return std::nullopt;
-      int64_t V = Diff.Constant;
-      switch (Binary->getOpcode()) {
-      case BO_LT:
-        return V < 0;
-      case BO_LE:
-        return V <= 0;
-      case BO_GT:
-        return V > 0;
-      case BO_GE:
-        return V >= 0;
-      case BO_EQ:
-        return V == 0;
-      case BO_NE:
-        return V != 0;
-      default:
-        return std::nullopt;
-      }
-    }
-  }
-  if (E->getType()->isIntegralOrEnumerationType() ||
-      E->getType()->isBooleanType()) {
-    std::optional<Linear> V = eval(E, En, Depth + 1);
-    if (V && V->isConstant())
-      return V->Constant != 0;
-  }
-  return std::nullopt;
-}
-
-std::optional<std::vector<int64_t>>
-GlobalAccessAnalysis::Impl::runLoop(const ForStmt *For, const Env &En) {
-  const VarDecl *Var = counterOf(For);
-  if (!Var)
-    return std::nullopt;
-  std::optional<Linear> Init = eval(Var->getInit(), En);
-  if (!Init || !Init->isConstant())
-    return std::nullopt;
-  std::vector<int64_t> Values;
-  Env Inner = En;
-  Inner.Counters.emplace_back(Var, Init->Constant);
-  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
-  for (unsigned Iteration = 0; Iteration <= MaxIterations; ++Iteration) {
-    std::optional<bool> Go = truth(For->getCond(), Inner);
-    if (!Go)
-      return std::nullopt;
-    if (!*Go)
-      return Values;
-    if (Iteration == MaxIterations)
-      return std::nullopt;
-    int64_t &V = Inner.Counters.back().second;
-    Values.push_back(V);
-    if (const auto *U = dyn_cast<UnaryOperator>(Inc);
-        U && U->isIncrementDecrementOp()) {
-      V += U->isIncrementOp() ? 1 : -1;
-      continue;
-    }
-    const auto *Assign = dyn_cast<CompoundAssignOperator>(Inc);
-    if (!Assign)
-      return std::nullopt;
-    std::optional<Linear> Step = eval(Assign->getRHS(), Inner);
-    if (!Step || !Step->isConstant())
-      return std::nullopt;
-    int64_t S = Step->Constant;
-    switch (Assign->getOpcode()) {
-    case BO_AddAssign:
-      V += S;
-      break;
-    case BO_SubAssign:
-      V -= S;
-      break;
-    case BO_MulAssign:
-      V *= S;
-      break;
-    case BO_DivAssign:
-      if (S == 0)
-        return std::nullopt;
-      V /= S;
-      break;
-    case BO_ShlAssign:
-      if (S < 0 || S > 40)
-        return std::nullopt;
-      V <<= S;
-      break;
-    case BO_ShrAssign:
-      if (S < 0 || S > 40)
-        return std::nullopt;
-      V >>= S;
-      break;
-    default:
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<std::vector<Linear>>
+std::optional<std::vector<IndexValue>>
 GlobalAccessAnalysis::Impl::cellsFor(unsigned Index, unsigned T) {
   const Info &I = Infos[Index];
-  std::vector<Env> Envs(1);
-  Envs[0].Thread = T;
+  std::vector<ThreadEnv> Envs(1);
+  Envs[0].Thread = {T, 0, 0};
   for (const ForStmt *For : I.Loops) {
-    std::vector<Env> Next;
-    for (const Env &E : Envs) {
-      std::optional<std::vector<int64_t>> Values = runLoop(For, E);
+    std::vector<ThreadEnv> Next;
+    for (const ThreadEnv &E : Envs) {
+      const VarDecl *Counter = counterOf(For);
+      std::optional<std::vector<int64_t>> Values =
+          Counter ? Eval.runLoop(For, Counter, E, CounterSteps) : std::nullopt;
       if (!Values)
         return std::nullopt;
       for (int64_t V : *Values) {
-        Env N = E;
-        N.Counters.emplace_back(counterOf(For), V);
+        ThreadEnv N = E;
+        N.Counters.emplace_back(Counter, V);
         Next.push_back(std::move(N));
       }
       if (Next.size() > MaxCombinations)
@@ -1052,19 +654,19 @@ GlobalAccessAnalysis::Impl::cellsFor(unsigned Index, unsigned T) {
     }
     Envs = std::move(Next);
   }
-  std::vector<Linear> Out;
-  for (const Env &E : Envs) {
+  std::vector<IndexValue> Out;
+  for (const ThreadEnv &E : Envs) {
     bool Makes = true;
     for (const auto &[Cond, Needed] : I.Guards)
-      if (std::optional<bool> V = truth(Cond, E); V && *V != Needed) {
+      if (std::optional<bool> V = Eval.truth(Cond, E); V && *V != Needed) {
         Makes = false;
         break;
       }
     if (!Makes)
       continue;
-    Linear Cell;
+    IndexValue Cell;
     for (const auto &[Term, Scale] : I.Off.Terms) {
-      std::optional<Linear> V = eval(Term, E);
+      std::optional<IndexValue> V = Eval.eval(Term, E);
       if (!V)
         return std::nullopt;
       Cell.add(V->scale(Scale), 1);
@@ -1075,7 +677,7 @@ GlobalAccessAnalysis::Impl::cellsFor(unsigned Index, unsigned T) {
     }
     // A tile store: its origin, and the leading dimension as a constant
     // last entry.
-    std::optional<Linear> Ldm = eval(I.T->Ldm, E);
+    std::optional<IndexValue> Ldm = Eval.eval(I.T->Ldm, E);
     if (!Ldm || !Ldm->isConstant() || Ldm->Constant <= 0)
       return std::nullopt;
     Out.push_back(std::move(Cell));
@@ -1084,15 +686,15 @@ GlobalAccessAnalysis::Impl::cellsFor(unsigned Index, unsigned T) {
   return Out;
 }
 
-const std::optional<std::vector<std::vector<Linear>>> &
+const std::optional<std::vector<std::vector<IndexValue>>> &
 GlobalAccessAnalysis::Impl::cells(unsigned A) {
   auto It = CellCache.find(A);
   if (It != CellCache.end())
     return It->second;
-  std::optional<std::vector<std::vector<Linear>>> All =
-      std::vector<std::vector<Linear>>(BlockThreads);
+  std::optional<std::vector<std::vector<IndexValue>>> All =
+      std::vector<std::vector<IndexValue>>(BlockThreads);
   for (unsigned T = 0; T < BlockThreads; ++T) {
-    std::optional<std::vector<Linear>> C = cellsFor(A, T);
+    std::optional<std::vector<IndexValue>> C = cellsFor(A, T);
     if (!C) {
       All.reset();
       break;
@@ -1102,7 +704,7 @@ GlobalAccessAnalysis::Impl::cells(unsigned A) {
   return CellCache[A] = std::move(All);
 }
 
-std::string GlobalAccessAnalysis::Impl::render(const Linear &Bytes,
+std::string GlobalAccessAnalysis::Impl::render(const IndexValue &Bytes,
                                                const MemoryAccess &A) {
   int64_t Size = std::max<int64_t>(1, Infos[&A - Accesses.data()].Off.ElementSize);
   bool Divides = Bytes.Constant % Size == 0 &&
@@ -1118,7 +720,7 @@ std::string GlobalAccessAnalysis::Impl::render(const Linear &Bytes,
     else if (Coeff < 0)
       Text += "-";
     int64_t Abs = Coeff < 0 ? -Coeff : Coeff;
-    Text += SymbolNames[S];
+    Text += Eval.symbolName(S);
     if (Abs != 1)
       Text += " * " + std::to_string(Abs);
   }
@@ -1188,14 +790,14 @@ std::vector<MemoryExchange> GlobalAccessAnalysis::Impl::exchanges() {
         std::map<std::string, std::vector<unsigned>> &Writers = Cached->second;
         if (NewWriters)
           for (unsigned T = 0; T < BlockThreads; ++T)
-            for (const Linear &C : (*WriteCells)[T]) {
-              std::vector<unsigned> &List = Writers[C.key()];
+            for (const IndexValue &C : (*WriteCells)[T]) {
+              std::vector<unsigned> &List = Writers[cellKey(C)];
               if (List.empty() || List.back() != T)
                 List.push_back(T);
             }
         for (unsigned T = 0; T < BlockThreads && !Cross; ++T)
-          for (const Linear &C : (*ReadCells)[T]) {
-            auto It = Writers.find(C.key());
+          for (const IndexValue &C : (*ReadCells)[T]) {
+            auto It = Writers.find(cellKey(C));
             if (It == Writers.end())
               continue;
             for (unsigned By : It->second) {
@@ -1216,12 +818,12 @@ std::vector<MemoryExchange> GlobalAccessAnalysis::Impl::exchanges() {
         const Tile &TI = *Infos[W].T;
         int64_t Size = std::max<int64_t>(1, Infos[W].Off.ElementSize);
         unsigned Warps = (BlockThreads + 31) / 32;
-        std::vector<std::optional<std::pair<Linear, int64_t>>> Origin(Warps);
+        std::vector<std::optional<std::pair<IndexValue, int64_t>>> Origin(Warps);
         bool Consistent = true;
         for (unsigned T = 0; T < BlockThreads && Consistent; ++T) {
-          const std::vector<Linear> &C = (*WriteCells)[T];
+          const std::vector<IndexValue> &C = (*WriteCells)[T];
           for (size_t I = 0; I + 1 < C.size(); I += 2) {
-            std::pair<Linear, int64_t> O{C[I], C[I + 1].Constant};
+            std::pair<IndexValue, int64_t> O{C[I], C[I + 1].Constant};
             auto &Slot = Origin[T / 32];
             if (!Slot)
               Slot = O;
@@ -1231,8 +833,8 @@ std::vector<MemoryExchange> GlobalAccessAnalysis::Impl::exchanges() {
         }
         if (!Consistent)
           continue;
-        auto InTile = [&](const Linear &Cell, const std::pair<Linear, int64_t> &O) {
-          Linear Diff = Cell;
+        auto InTile = [&](const IndexValue &Cell, const std::pair<IndexValue, int64_t> &O) {
+          IndexValue Diff = Cell;
           Diff.add(O.first, -1);
           if (!Diff.isConstant() || Diff.Constant < 0 ||
               Diff.Constant % Size != 0)
@@ -1247,7 +849,7 @@ std::vector<MemoryExchange> GlobalAccessAnalysis::Impl::exchanges() {
           return *TI.RowMajor ? Row : Col;
         };
         for (unsigned T = 0; T < BlockThreads && !Cross; ++T)
-          for (const Linear &C : (*ReadCells)[T]) {
+          for (const IndexValue &C : (*ReadCells)[T]) {
             for (unsigned Warp = 0; Warp < Warps; ++Warp) {
               if (!Origin[Warp] || !InTile(C, *Origin[Warp]))
                 continue;
@@ -1312,16 +914,8 @@ std::vector<const CallExpr *> pointerArgumentCalls(const FunctionDecl *Kernel) {
   std::vector<const CallExpr *> Out;
   if (!Kernel || !Kernel->getBody())
     return Out;
-  struct Calls : RecursiveASTVisitor<Calls> {
-    std::vector<const CallExpr *> Found;
-    bool VisitCallExpr(CallExpr *C) {
-      Found.push_back(C);
-      return true;
-    }
-  } Scan;
-  Scan.TraverseStmt(const_cast<Stmt *>(Kernel->getBody()));
   const SourceManager &SM = Kernel->getASTContext().getSourceManager();
-  for (const CallExpr *Call : Scan.Found) {
+  for (const CallExpr *Call : callsIn(Kernel->getBody())) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || isa<CXXMethodDecl>(Callee))
       continue;

@@ -9,6 +9,7 @@
 #include "checks/analysis/CudaBuiltins.h"
 #include "checks/analysis/DivergenceAnalysis.h"
 #include "checks/analysis/LaunchShape.h"
+#include "checks/analysis/ThreadIndexEval.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -35,69 +36,7 @@ namespace {
 /// How many loop-value combinations and threads one access is evaluated for.
 constexpr size_t MaxCombinations = 64;
 constexpr unsigned MaxThreads = 256;
-/// CUDA's largest block: the launches' extents are kept up to it.
-constexpr unsigned MaxBlockThreads = 1024;
 constexpr unsigned MaxIterations = 64;
-
-/// A value as the evaluation sees it: a constant plus block-uniform terms
-/// with integer coefficients.
-struct Linear {
-  int64_t Constant = 0;
-  /// (symbol, coefficient) by symbol, no zero coefficient: a small sorted
-  /// vector, since a value has a term or two and is built once per thread.
-  llvm::SmallVector<std::pair<unsigned, int64_t>, 2> Terms;
-  bool isConstant() const { return Terms.empty(); }
-  static Linear symbol(unsigned Symbol) {
-    Linear L;
-    L.Terms.emplace_back(Symbol, 1);
-    return L;
-  }
-  Linear &add(const Linear &Other, int64_t Sign) {
-    Constant += Sign * Other.Constant;
-    for (const auto &[Symbol, Coeff] : Other.Terms) {
-      auto *It = llvm::lower_bound(
-          Terms, Symbol, [](const auto &T, unsigned S) { return T.first < S; });
-      if (It == Terms.end() || It->first != Symbol)
-        It = Terms.insert(It, {Symbol, 0});
-      It->second += Sign * Coeff;
-      if (It->second == 0)
-        Terms.erase(It);
-    }
-    return *this;
-  }
-  Linear &scale(int64_t Factor) {
-    Constant *= Factor;
-    for (auto &Term : Terms)
-      Term.second *= Factor;
-    llvm::erase_if(Terms, [](const auto &T) { return T.second == 0; });
-    return *this;
-  }
-  bool operator==(const Linear &O) const {
-    return Constant == O.Constant && Terms == O.Terms;
-  }
-};
-
-/// One thread, and the values its loops' counters have: a few counters,
-/// copied once per combination of iterations, so a small vector.
-struct Env {
-  ThreadCoord Thread{};
-  ThreadCoord Block{};
-  llvm::SmallVector<std::pair<const VarDecl *, int64_t>, 4> Counters;
-  const int64_t *counter(const VarDecl *Var) const {
-    for (const auto &[V, Value] : Counters)
-      if (V == Var)
-        return &Value;
-    return nullptr;
-  }
-  void setCounter(const VarDecl *Var, int64_t Value) {
-    for (auto &[V, Old] : Counters)
-      if (V == Var) {
-        Old = Value;
-        return;
-      }
-    Counters.emplace_back(Var, Value);
-  }
-};
 
 bool isSharedVar(const VarDecl *V) {
   return V && V->hasAttr<CUDASharedAttr>() && !V->getType()->isReferenceType();
@@ -126,8 +65,9 @@ struct SharedAccessAnalysis::Impl {
                               unsigned Depth = 0);
   void classifyPointer(const DeclRefExpr *Ref, const VarDecl *Var);
   void classifyUse(SharedAccess &A, const Expr *Whole);
-  /// A call that runs a warp-scope synchronisation (at Warp barrier scope).
-  bool isWarpSync(const CallExpr *Call, unsigned Depth = 0);
+  /// The calls that run a warp-scope synchronisation (at Warp barrier
+  /// scope).
+  WarpSyncCalls WarpSyncs;
   /// \p E is uniform at \p S; in a callee analyzed for a call site, also
   /// independent of the callee's parameters (which the divergence analysis
   /// of the callee alone assumes uniform).
@@ -136,7 +76,6 @@ struct SharedAccessAnalysis::Impl {
     return U.isUniformAt(S) &&
            (!Opts.Call || &Owner != D || !U.dependsOnSymbols());
   }
-  llvm::DenseMap<const FunctionDecl *, bool> SyncsWarp;
   std::unique_ptr<ParentMap> Parents;
   std::unique_ptr<BarrierIntervals> Intervals;
   /// Locals and parameters some reference to which is not a plain read
@@ -151,11 +90,7 @@ struct SharedAccessAnalysis::Impl {
   std::vector<SharedAccess> Accesses;
   llvm::DenseSet<const VarDecl *> Untracked;
   ThreadCoord Shape{128, 1, 1};
-  llvm::DenseMap<const void *, unsigned> SymbolIds;
-  std::vector<std::string> SymbolNames;
   llvm::DenseMap<const VarDecl *, bool> MutatedCache;
-  /// Addresses that stand for blockIdx.x ... gridDim.z as symbols.
-  char BuiltinKeys[4][3] = {};
 
   Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager,
        SharedAccessOptions Opts)
@@ -183,27 +118,6 @@ struct SharedAccessAnalysis::Impl {
     }
     return It->second;
   }
-  unsigned symbol(const void *Key, llvm::StringRef Name) {
-    auto [It, New] =
-        SymbolIds.try_emplace(Key, static_cast<unsigned>(SymbolNames.size()));
-    if (New)
-      SymbolNames.push_back(Name.str());
-    return It->second;
-  }
-  /// \p E folds to an integer constant (the same for every thread: asked
-  /// once per expression, not once per thread).
-  std::optional<int64_t> constant(const Expr *E) {
-    auto [It, New] = Constants.try_emplace(E, std::nullopt);
-    if (New && E->getType()->isIntegralOrEnumerationType()) {
-      Expr::EvalResult Value;
-      if (E->EvaluateAsInt(Value, Ctx) &&
-          Value.Val.getInt().getSignificantBits() <= 63)
-        It->second = Value.Val.getInt().getExtValue();
-    }
-    return It->second;
-  }
-  llvm::DenseMap<const Expr *, std::optional<int64_t>> Constants;
-  std::optional<Linear> eval(const Expr *E, const Env &En, unsigned Depth = 0);
   /// A cooperative group's index of the thread: `g.thread_rank()` (and
   /// `cg::thread_rank(g)`) of a thread_block is the block's linear thread
   /// index x + y * Bx + z * Bx * By, of a static tile of N that index
@@ -212,8 +126,52 @@ struct SharedAccessAnalysis::Impl {
   /// blockDim.x, its `num_threads()` / `size()` the block's size (a tile's:
   /// N). Anything else (a grid's or cluster's thread_rank(), which are not
   /// the block's index; a type-erased or coalesced group) is not evaluated.
-  std::optional<Linear> groupIndex(const Expr *E, const Env &En);
-  std::optional<bool> truth(const Expr *E, const Env &En, unsigned Depth = 0);
+  std::optional<IndexValue> groupIndex(const Expr *E, const ThreadEnv &En);
+
+  /// The evaluator's leaves: threadIdx and blockDim are the concrete
+  /// thread's and block's; blockIdx and gridDim, a kernel's parameters and
+  /// block-uniform locals are symbols; a cooperative group's index is
+  /// groupIndex().
+  struct Evaluator final : IndexEvaluator {
+    Impl &Owner;
+    explicit Evaluator(Impl &Owner)
+        : IndexEvaluator(Owner.Ctx, IndexEvalRules{}, Owner.FD,
+                         Owner.Opts.Call, Owner.Opts.Caller),
+          Owner(Owner) {}
+    std::optional<IndexValue> builtin(BuiltinIndexRead::Variable Var,
+                                      unsigned Dim,
+                                      const ThreadEnv &En) override {
+      switch (Var) {
+      case BuiltinIndexRead::ThreadIdx:
+        return IndexValue::constant(En.Thread[Dim]);
+      case BuiltinIndexRead::BlockDim:
+        return IndexValue::constant(En.Block[Dim]);
+      case BuiltinIndexRead::BlockIdx:
+      case BuiltinIndexRead::GridDim:
+        return IndexValue::symbol(builtinSymbol(Var, Dim));
+      }
+      return std::nullopt;
+    }
+    std::optional<IndexValue> callValue(const Expr *E,
+                                        const ThreadEnv &En) override {
+      return Owner.groupIndex(E, En);
+    }
+    bool isMutated(const VarDecl *Var) override {
+      return Owner.isMutated(Var);
+    }
+    /// A kernel's parameters are the same for the whole grid.
+    bool isGridUniformParameter(const ParmVarDecl *) override { return true; }
+    bool isBlockUniformLocal(const DeclRefExpr *Ref, bool InCaller) override {
+      const FunctionDivergence *In = InCaller ? Owner.CallerD : Owner.D;
+      return In && Owner.uniformAt(*In, Ref, Scope::Block);
+    }
+  };
+  Evaluator Eval{*this};
+  /// How a loop's counter is run: the first MaxIterations iterations are
+  /// enough to show a conflict.
+  static constexpr LoopRules CounterSteps{MaxIterations, /*KeepValuesAtCap=*/true,
+                                   /*MaxShift=*/62,
+                                   /*AnyAssignmentToCounter=*/true};
 
   /// The enclosing for loops of \p S, outermost first, and the conditions
   /// that decide whether a thread reaches it: the `if`s with the branch \p S
@@ -224,7 +182,7 @@ struct SharedAccessAnalysis::Impl {
   /// The cell of a `__shared__` variable that \p E reads, for the thread of
   /// \p En, as a key; nullopt when \p E is not such a read or its indices do
   /// not evaluate.
-  std::optional<std::string> sharedCell(const Expr *E, const Env &En) {
+  std::optional<std::string> sharedCell(const Expr *E, const ThreadEnv &En) {
     E = E->IgnoreParenImpCasts();
     std::vector<const Expr *> Indices;
     while (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -237,7 +195,7 @@ struct SharedAccessAnalysis::Impl {
       return std::nullopt;
     Touch T;
     for (const Expr *Index : Indices) {
-      std::optional<Linear> V = eval(Index, En);
+      std::optional<IndexValue> V = Eval.eval(Index, En);
       if (!V)
         return std::nullopt;
       T.Cell.push_back(*V);
@@ -247,7 +205,7 @@ struct SharedAccessAnalysis::Impl {
   /// \p Guards (each a condition and whether it holds) ask one cell to
   /// equal a constant and to differ from it, or to equal two constants.
   bool contradicts(const std::vector<std::pair<const Expr *, bool>> &Guards,
-                   const Env &En) {
+                   const ThreadEnv &En) {
     std::map<std::string, std::pair<std::optional<int64_t>,
                                     llvm::SmallVector<int64_t, 2>>>
         Cells; // cell -> (equals, differs from)
@@ -273,10 +231,10 @@ struct SharedAccessAnalysis::Impl {
       if (Binary->getOpcode() != BO_EQ && Binary->getOpcode() != BO_NE)
         continue;
       const Expr *Side = Binary->getLHS();
-      std::optional<int64_t> Value = constant(Binary->getRHS()->IgnoreParenImpCasts());
+      std::optional<int64_t> Value = Eval.constant(Binary->getRHS()->IgnoreParenImpCasts());
       if (!Value) {
         Side = Binary->getRHS();
-        Value = constant(Binary->getLHS()->IgnoreParenImpCasts());
+        Value = Eval.constant(Binary->getLHS()->IgnoreParenImpCasts());
       }
       if (!Value)
         continue;
@@ -323,15 +281,11 @@ struct SharedAccessAnalysis::Impl {
   const VarDecl *counterOf(const ForStmt *For);
   const VarDecl *findCounter(const ForStmt *For) const;
   llvm::DenseMap<const ForStmt *, const VarDecl *> Counters;
-  /// The values the loop's counter takes for the environment so far.
-  std::optional<std::vector<int64_t>> runLoop(const ForStmt *For,
-                                              const VarDecl *Counter,
-                                              const Env &En);
   /// Every (loop values, cell) the thread in \p En makes \p A at; nullopt
   /// when the index or a loop does not evaluate.
   struct Touch {
     std::vector<int64_t> SharedLoops;
-    std::vector<Linear> Cell;
+    std::vector<IndexValue> Cell;
     /// The loop values and the cell as one string (what pairs compare).
     std::string Key;
   };
@@ -350,7 +304,7 @@ struct SharedAccessAnalysis::Impl {
     appendNumber(K, static_cast<int64_t>(T.SharedLoops.size()));
     for (int64_t V : T.SharedLoops)
       appendNumber(K, V);
-    for (const Linear &L : T.Cell) {
+    for (const IndexValue &L : T.Cell) {
       appendNumber(K, L.Constant);
       appendNumber(K, static_cast<int64_t>(L.Terms.size()));
       for (const auto &[S, C] : L.Terms) {
@@ -365,9 +319,9 @@ struct SharedAccessAnalysis::Impl {
                            std::vector<std::pair<const Expr *, bool>>>>
       Contexts;
   std::optional<std::vector<Touch>>
-  touches(const SharedAccess &A, const Env &Base,
+  touches(const SharedAccess &A, const ThreadEnv &Base,
           const std::vector<const ForStmt *> &SharedWith);
-  std::string cellText(const SharedAccess &A, const std::vector<Linear> &Cell);
+  std::string cellText(const SharedAccess &A, const std::vector<IndexValue> &Cell);
   /// The keys of touches() for every thread of the block, in the order of
   /// threadAt(), and each key's first two threads in different warps (or
   /// the first one); Ok is false when one thread's touches do not evaluate.
@@ -407,7 +361,7 @@ SharedAccessAnalysis::Impl::blockTouches(
   unsigned Threads = Block[0] * Block[1] * Block[2];
   Entry.Keys.resize(Threads);
   for (unsigned T = 0; T < Threads; ++T) {
-    Env En;
+    ThreadEnv En;
     En.Thread = threadAt(T, Block);
     En.Block = Block;
     std::optional<std::vector<Touch>> Mine = touches(A, En, SharedWith);
@@ -424,44 +378,6 @@ SharedAccessAnalysis::Impl::blockTouches(
   }
   Entry.Ok = true;
   return Entry;
-}
-
-bool SharedAccessAnalysis::Impl::isWarpSync(const CallExpr *Call,
-                                            unsigned Depth) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return false;
-  if (const IdentifierInfo *Name = Callee->getIdentifier()) {
-    if (Name->getName() == "__syncwarp")
-      return true;
-    // A cooperative group's sync(), or cooperative_groups::sync(group).
-    if (Name->getName() == "sync" &&
-        (isa<CXXMemberCallExpr>(Call) || Call->getNumArgs() == 1))
-      if (isInCooperativeGroupsNamespace(Callee))
-        return true;
-  }
-  if (asBarrierCall(Call))
-    return true;
-  // A function of the program that runs one.
-  if (Depth > 3 || !Callee->hasBody())
-    return false;
-  const FunctionDecl *Def = Callee->getDefinition();
-  auto [It, New] = SyncsWarp.try_emplace(Def, false);
-  if (!New)
-    return It->second;
-  struct Calls : RecursiveASTVisitor<Calls> {
-    std::vector<const CallExpr *> Found;
-    bool VisitCallExpr(CallExpr *C) {
-      Found.push_back(C);
-      return true;
-    }
-  } Scan;
-  Scan.TraverseStmt(Def->getBody());
-  bool Syncs = llvm::any_of(Scan.Found, [&](const CallExpr *C) {
-    return isWarpSync(C, Depth + 1);
-  });
-  SyncsWarp[Def] = Syncs;
-  return Syncs;
 }
 
 void SharedAccessAnalysis::Impl::collect() {
@@ -488,13 +404,9 @@ void SharedAccessAnalysis::Impl::collect() {
         Found.push_back(Ref);
       else if (Var && Var->getType()->isPointerType())
         Pointers.push_back(Ref);
-      if (Var) {
-        const auto *Cast =
-            dyn_cast_or_null<ImplicitCastExpr>(Parents.getParentIgnoreParens(Ref));
-        if (!Cast || Cast->getCastKind() != CK_LValueToRValue) {
-          NotOnlyRead.insert(Var);
-          Facts.NotOnlyReadRefs[Var].push_back(Ref);
-        }
+      if (Var && !isPlainRead(Ref, Parents)) {
+        NotOnlyRead.insert(Var);
+        Facts.NotOnlyReadRefs[Var].push_back(Ref);
       }
       return true;
     }
@@ -511,10 +423,7 @@ void SharedAccessAnalysis::Impl::collect() {
     }
     // A lambda's body can change what it captures by reference.
     bool VisitLambdaExpr(LambdaExpr *Lambda) {
-      for (const LambdaCapture &Capture : Lambda->captures())
-        if (Capture.capturesVariable())
-          if (const auto *Var = dyn_cast<VarDecl>(Capture.getCapturedVar()))
-            NotOnlyRead.insert(Var);
+      addCapturedVariables(Lambda, NotOnlyRead);
       return true;
     }
   } Scan(*Parents, *this);
@@ -618,7 +527,7 @@ const VarDecl *SharedAccessAnalysis::Impl::resolveArray(
     const auto *Sub =
         dyn_cast<ArraySubscriptExpr>(AddrOf->getSubExpr()->IgnoreParens());
     std::optional<int64_t> Zero =
-        Sub ? constant(Sub->getIdx()->IgnoreParenImpCasts()) : std::nullopt;
+        Sub ? Eval.constant(Sub->getIdx()->IgnoreParenImpCasts()) : std::nullopt;
     if (!Zero || *Zero != 0)
       return nullptr;
     Ref = dyn_cast<DeclRefExpr>(Sub->getBase()->IgnoreParenImpCasts());
@@ -801,7 +710,7 @@ void SharedAccessAnalysis::Impl::buildIntervals() {
         const auto *Call = dyn_cast<CallExpr>(S);
         if (!Call)
           return false;
-        if (Opts.BarrierScope <= Scope::Warp && isWarpSync(Call))
+        if (Opts.BarrierScope <= Scope::Warp && WarpSyncs.isWarpSync(Call))
           return true;
         if (std::optional<BarrierCall> Barrier = asBarrierCall(Call))
           return Barrier->BarrierScope >= Scope::Block;
@@ -825,180 +734,8 @@ void SharedAccessAnalysis::Impl::buildIntervals() {
   });
 }
 
-std::optional<Linear> SharedAccessAnalysis::Impl::eval(const Expr *E,
-                                                      const Env &En,
-                                                      unsigned Depth) {
-  if (!E || Depth > 16)
-    return std::nullopt;
-  E = E->IgnoreParenImpCasts();
-  if (E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  if (std::optional<BuiltinIndexRead> Read = asBuiltinIndexRead(E)) {
-    unsigned Dim = Read->Component == 'y' ? 1 : Read->Component == 'z' ? 2 : 0;
-    if (!Read->Component)
-      return std::nullopt;
-    Linear L;
-    switch (Read->Var) {
-    case BuiltinIndexRead::ThreadIdx:
-      L.Constant = En.Thread[Dim];
-      return L;
-    case BuiltinIndexRead::BlockDim:
-      L.Constant = En.Block[Dim];
-      return L;
-    case BuiltinIndexRead::BlockIdx:
-    case BuiltinIndexRead::GridDim: {
-      std::string Name = (builtinIndexName(Read->Var) + "." +
-                          std::string(1, Read->Component))
-                             .str();
-      // The builtins' symbols are keyed by their spelling's storage.
-      const void *Key = &BuiltinKeys[Read->Var][Dim];
-      return Linear::symbol(symbol(Key, Name));
-    }
-    }
-  }
-  if (std::optional<int64_t> Value = constant(E)) {
-    Linear L;
-    L.Constant = *Value;
-    return L;
-  }
-  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
-    return eval(Cast->getSubExpr(), En, Depth + 1);
-  if (isa<CallExpr, MemberExpr>(E))
-    return groupIndex(E, En);
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-    if (!Var || !Var->getType()->isIntegralOrEnumerationType())
-      return std::nullopt;
-    if (const int64_t *Value = En.counter(Var)) {
-      Linear L;
-      L.Constant = *Value;
-      return L;
-    }
-    if (isMutated(Var))
-      return std::nullopt;
-    if (const auto *Param = dyn_cast<ParmVarDecl>(Var);
-        Param && Opts.Call && Param->getDeclContext() == FD) {
-      // A callee's parameter is the call's argument.
-      unsigned Index = Param->getFunctionScopeIndex();
-      if (Index >= Opts.Call->getNumArgs())
-        return std::nullopt;
-      return eval(Opts.Call->getArg(Index), En, Depth + 1);
-    }
-    if (isa<ParmVarDecl>(Var)) {
-      // A kernel's parameters are the same for the whole grid.
-      return Linear::symbol(symbol(Var, Var->getName()));
-    }
-    if (!Var->hasLocalStorage() || !Var->getInit())
-      return std::nullopt;
-    if (std::optional<Linear> Init = eval(Var->getInit(), En, Depth + 1))
-      return Init;
-    // A block-uniform local the evaluation does not see through.
-    const FunctionDivergence *Owner =
-        Opts.Caller && Var->getDeclContext() == Opts.Caller ? CallerD : D;
-    if (Owner && uniformAt(*Owner, Ref, Scope::Block)) {
-      return Linear::symbol(symbol(Var, Var->getName()));
-    }
-    return std::nullopt;
-  }
-  if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
-    std::optional<Linear> Sub = eval(Unary->getSubExpr(), En, Depth + 1);
-    if (!Sub)
-      return std::nullopt;
-    switch (Unary->getOpcode()) {
-    case UO_Plus:
-      return Sub;
-    case UO_Minus:
-      return Sub->scale(-1);
-    case UO_Not:
-      if (!Sub->isConstant())
-        return std::nullopt;
-      Sub->Constant = ~Sub->Constant;
-      return Sub;
-    default:
-      return std::nullopt;
-    }
-  }
-  if (const auto *Conditional = dyn_cast<ConditionalOperator>(E)) {
-    std::optional<bool> Cond = truth(Conditional->getCond(), En, Depth + 1);
-    if (!Cond)
-      return std::nullopt;
-    return eval(*Cond ? Conditional->getTrueExpr()
-                      : Conditional->getFalseExpr(),
-                En, Depth + 1);
-  }
-  const auto *Binary = dyn_cast<BinaryOperator>(E);
-  if (!Binary)
-    return std::nullopt;
-  if (Binary->isComparisonOp() || Binary->isLogicalOp()) {
-    std::optional<bool> B = truth(Binary, En, Depth + 1);
-    if (!B)
-      return std::nullopt;
-    Linear L;
-    L.Constant = *B;
-    return L;
-  }
-  std::optional<Linear> L = eval(Binary->getLHS(), En, Depth + 1);
-  if (!L)
-    return std::nullopt;
-  std::optional<Linear> R = eval(Binary->getRHS(), En, Depth + 1);
-  if (!R)
-    return std::nullopt;
-  switch (Binary->getOpcode()) {
-  case BO_Add:
-    return L->add(*R, 1);
-  case BO_Sub:
-    return L->add(*R, -1);
-  case BO_Mul:
-    if (R->isConstant())
-      return L->scale(R->Constant);
-    if (L->isConstant())
-      return R->scale(L->Constant);
-    return std::nullopt;
-  default:
-    break;
-  }
-  if (!L->isConstant() || !R->isConstant())
-    return std::nullopt;
-  int64_t A = L->Constant;
-  int64_t B = R->Constant;
-  Linear Out;
-  switch (Binary->getOpcode()) {
-  case BO_Div:
-    if (B == 0)
-      return std::nullopt;
-    Out.Constant = A / B;
-    return Out;
-  case BO_Rem:
-    if (B == 0)
-      return std::nullopt;
-    Out.Constant = A % B;
-    return Out;
-  case BO_Shl:
-    if (B < 0 || B > 62)
-      return std::nullopt;
-    Out.Constant = A << B;
-    return Out;
-  case BO_Shr:
-    if (B < 0 || B > 62)
-      return std::nullopt;
-    Out.Constant = A >> B;
-    return Out;
-  case BO_And:
-    Out.Constant = A & B;
-    return Out;
-  case BO_Or:
-    Out.Constant = A | B;
-    return Out;
-  case BO_Xor:
-    Out.Constant = A ^ B;
-    return Out;
-  default:
-    return std::nullopt;
-  }
-}
-
-std::optional<Linear>
-SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const Env &En) {
+std::optional<IndexValue>
+SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const ThreadEnv &En) {
   // `g.thread_index().x`, `g.dim_threads().y`: a component of a dim3.
   unsigned Dim = 3;
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
@@ -1050,7 +787,7 @@ SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const Env &En) {
   const ThreadCoord &B = En.Block;
   int64_t Rank = T[0] + static_cast<int64_t>(B[0]) * (T[1] + int64_t{B[1]} * T[2]);
   int64_t Size = static_cast<int64_t>(B[0]) * B[1] * B[2];
-  Linear L;
+  IndexValue L;
   if (Dim < 3) {
     if (*Kind == GroupKind::ThreadBlock && Name == "thread_index") {
       L.Constant = T[Dim];
@@ -1062,9 +799,7 @@ SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const Env &En) {
       return L;
     }
     if (*Kind == GroupKind::GridGroup && Name == "thread_index") {
-      const char *Names[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
-      L = Linear::symbol(
-          symbol(&BuiltinKeys[BuiltinIndexRead::BlockIdx][Dim], Names[Dim]));
+      L = IndexValue::symbol(Eval.builtinSymbol(BuiltinIndexRead::BlockIdx, Dim));
       L.scale(B[Dim]);
       L.Constant = T[Dim];
       return L;
@@ -1086,63 +821,6 @@ SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const Env &En) {
     return std::nullopt;
   L.Constant = IsSize ? int64_t{*Tile} : Rank % *Tile;
   return L;
-}
-
-std::optional<bool> SharedAccessAnalysis::Impl::truth(const Expr *E,
-                                                     const Env &En,
-                                                     unsigned Depth) {
-  if (!E || Depth > 16)
-    return std::nullopt;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *Not = dyn_cast<UnaryOperator>(E);
-      Not && Not->getOpcode() == UO_LNot) {
-    std::optional<bool> Sub = truth(Not->getSubExpr(), En, Depth + 1);
-    if (!Sub)
-      return std::nullopt;
-    return !*Sub;
-  }
-  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
-    if (Binary->getOpcode() == BO_LAnd || Binary->getOpcode() == BO_LOr) {
-      bool And = Binary->getOpcode() == BO_LAnd;
-      std::optional<bool> L = truth(Binary->getLHS(), En, Depth + 1);
-      if (L && *L != And)
-        return L; // false && ..., true || ...
-      std::optional<bool> R = truth(Binary->getRHS(), En, Depth + 1);
-      if (R && *R != And)
-        return R;
-      if (L && R)
-        return And;
-      return std::nullopt;
-    }
-    if (Binary->isComparisonOp()) {
-      std::optional<Linear> L = eval(Binary->getLHS(), En, Depth + 1);
-      std::optional<Linear> R = eval(Binary->getRHS(), En, Depth + 1);
-      if (!L || !R || L->Terms != R->Terms)
-        return std::nullopt;
-      int64_t A = L->Constant;
-      int64_t B = R->Constant;
-      switch (Binary->getOpcode()) {
-      case BO_LT:
-        return A < B;
-      case BO_GT:
-        return A > B;
-      case BO_LE:
-        return A <= B;
-      case BO_GE:
-        return A >= B;
-      case BO_EQ:
-        return A == B;
-      case BO_NE:
-        return A != B;
-      default:
-        return std::nullopt;
-      }
-    }
-  }
-  std::optional<Linear> V = eval(E, En, Depth + 1);
-  if (!V || !V->isConstant())
-    return std::nullopt;
-  return V->Constant != 0;
 }
 
 /// \p S leaves the block it is in: a return, break or continue, or a block
@@ -1187,21 +865,9 @@ void SharedAccessAnalysis::Impl::context(
       if (Child == For->getBody() || Child == For->getInc() ||
           Child == For->getCond())
         Loops.insert(Loops.begin(), For);
-    } else if (const auto *If = dyn_cast<IfStmt>(Up)) {
-      if (If->getCond() && Child == If->getThen())
-        Guards.emplace_back(If->getCond(), true);
-      else if (If->getCond() && Child == If->getElse())
-        Guards.emplace_back(If->getCond(), false);
-    } else if (const auto *Choice = dyn_cast<ConditionalOperator>(Up)) {
-      // `c ? s[i] : v` reads s[i] only where c holds.
-      if (Child == Choice->getTrueExpr())
-        Guards.emplace_back(Choice->getCond(), true);
-      else if (Child == Choice->getFalseExpr())
-        Guards.emplace_back(Choice->getCond(), false);
-    } else if (const auto *Logic = dyn_cast<BinaryOperator>(Up);
-               Logic && Logic->isLogicalOp() && Child == Logic->getRHS()) {
-      // `c && s[i]` reads s[i] only where c holds; `c || s[i]` where not.
-      Guards.emplace_back(Logic->getLHS(), Logic->getOpcode() == BO_LAnd);
+    } else if (std::optional<std::pair<const Expr *, bool>> Guard =
+                   branchCondition(Up, Child)) {
+      Guards.push_back(*Guard);
     }
   }
   // Call-site context: the callee's body runs where the call does.
@@ -1217,22 +883,8 @@ const VarDecl *SharedAccessAnalysis::Impl::counterOf(const ForStmt *For) {
 }
 
 const VarDecl *SharedAccessAnalysis::Impl::findCounter(const ForStmt *For) const {
-  const VarDecl *Counter = nullptr;
-  if (const auto *Decl = dyn_cast_or_null<DeclStmt>(For->getInit())) {
-    if (!Decl->isSingleDecl())
-      return nullptr;
-    Counter = dyn_cast<VarDecl>(Decl->getSingleDecl());
-    if (!Counter || !Counter->getInit())
-      return nullptr;
-  } else if (const auto *Assign =
-                 dyn_cast_or_null<BinaryOperator>(For->getInit())) {
-    if (Assign->getOpcode() != BO_Assign)
-      return nullptr;
-    const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParens());
-    Counter = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  }
-  if (!Counter || !Counter->getType()->isIntegralOrEnumerationType() ||
-      !For->getCond() || !For->getInc())
+  const VarDecl *Counter = loopVariable(For, /*AllowAssignedInit=*/true);
+  if (!Counter || !Counter->getType()->isIntegralOrEnumerationType())
     return nullptr;
   // Nothing in the body changes it (asked of ExprMutationAnalyzer only when
   // a reference to it in the body is more than a plain read).
@@ -1252,84 +904,9 @@ const VarDecl *SharedAccessAnalysis::Impl::findCounter(const ForStmt *For) const
   return Counter;
 }
 
-std::optional<std::vector<int64_t>>
-SharedAccessAnalysis::Impl::runLoop(const ForStmt *For, const VarDecl *Counter,
-                                    const Env &En) {
-  const Expr *Init = nullptr;
-  if (const auto *Decl = dyn_cast_or_null<DeclStmt>(For->getInit()))
-    Init = Counter->getInit();
-  else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(For->getInit()))
-    Init = Assign->getRHS();
-  std::optional<Linear> Start = eval(Init, En);
-  if (!Start || !Start->isConstant())
-    return std::nullopt;
-  Env Inner = En;
-  int64_t Value = Start->Constant;
-  std::vector<int64_t> Values;
-  for (unsigned I = 0; I <= MaxIterations; ++I) {
-    Inner.setCounter(Counter, Value);
-    std::optional<bool> Go = truth(For->getCond(), Inner);
-    if (!Go)
-      return std::nullopt;
-    if (!*Go)
-      return Values;
-    if (I == MaxIterations)
-      return Values; // the first iterations are enough to show a conflict
-    Values.push_back(Value);
-    const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
-    if (const auto *Unary = dyn_cast<UnaryOperator>(Inc);
-        Unary && Unary->isIncrementDecrementOp()) {
-      Value += Unary->isIncrementOp() ? 1 : -1;
-      continue;
-    }
-    const auto *Step = dyn_cast<BinaryOperator>(Inc);
-    if (!Step)
-      return std::nullopt;
-    const auto *Ref = dyn_cast<DeclRefExpr>(Step->getLHS()->IgnoreParens());
-    if (!Ref || Ref->getDecl() != Counter)
-      return std::nullopt;
-    std::optional<Linear> By = eval(Step->getRHS(), Inner);
-    if (!By || !By->isConstant())
-      return std::nullopt;
-    int64_t B = By->Constant;
-    switch (Step->getOpcode()) {
-    case BO_AddAssign:
-      Value += B;
-      break;
-    case BO_SubAssign:
-      Value -= B;
-      break;
-    case BO_MulAssign:
-      Value *= B;
-      break;
-    case BO_DivAssign:
-      if (B == 0)
-        return std::nullopt;
-      Value /= B;
-      break;
-    case BO_ShrAssign:
-      if (B < 0 || B > 62)
-        return std::nullopt;
-      Value >>= B;
-      break;
-    case BO_ShlAssign:
-      if (B < 0 || B > 62)
-        return std::nullopt;
-      Value <<= B;
-      break;
-    case BO_Assign:
-      Value = B;
-      break;
-    default:
-      return std::nullopt;
-    }
-  }
-  return Values;
-}
-
 std::optional<std::vector<SharedAccessAnalysis::Impl::Touch>>
 SharedAccessAnalysis::Impl::touches(
-    const SharedAccess &A, const Env &Base,
+    const SharedAccess &A, const ThreadEnv &Base,
     const std::vector<const ForStmt *> &SharedWith) {
   // The same for every thread: asked once per access.
   auto [Cached, New] = Contexts.try_emplace(A.Where);
@@ -1339,18 +916,19 @@ SharedAccessAnalysis::Impl::touches(
   const std::vector<std::pair<const Expr *, bool>> &Guards =
       Cached->second.second;
   // Every combination of the loops' counters, outermost first.
-  std::vector<Env> Envs = {Base};
+  std::vector<ThreadEnv> Envs = {Base};
   std::vector<std::vector<int64_t>> Keys = {{}};
   for (const ForStmt *For : Loops) {
     const VarDecl *Counter = counterOf(For);
     bool Shared = llvm::is_contained(SharedWith, For);
     int64_t LoopTag = static_cast<int64_t>(
         llvm::find(SharedWith, For) - SharedWith.begin());
-    std::vector<Env> NextEnvs;
+    std::vector<ThreadEnv> NextEnvs;
     std::vector<std::vector<int64_t>> NextKeys;
     for (size_t I = 0; I < Envs.size(); ++I) {
       std::optional<std::vector<int64_t>> Values =
-          Counter ? runLoop(For, Counter, Envs[I]) : std::nullopt;
+          Counter ? Eval.runLoop(For, Counter, Envs[I], CounterSteps)
+                  : std::nullopt;
       if (!Values) {
         // A loop the evaluation cannot run: fine as long as the access does
         // not read its counter (the cells are then the same in every
@@ -1362,7 +940,7 @@ SharedAccessAnalysis::Impl::touches(
       for (int64_t V : *Values) {
         if (NextEnvs.size() >= MaxCombinations)
           break;
-        Env E = Envs[I];
+        ThreadEnv E = Envs[I];
         E.setCounter(Counter, V);
         NextEnvs.push_back(std::move(E));
         std::vector<int64_t> K = Keys[I];
@@ -1380,7 +958,7 @@ SharedAccessAnalysis::Impl::touches(
   for (size_t I = 0; I < Envs.size(); ++I) {
     bool Taken = true;
     for (const auto &[Cond, Holds] : Guards) {
-      std::optional<bool> T = truth(Cond, Envs[I]);
+      std::optional<bool> T = Eval.truth(Cond, Envs[I]);
       if (T && *T != Holds) {
         Taken = false;
         break;
@@ -1396,7 +974,7 @@ SharedAccessAnalysis::Impl::touches(
     Touch T;
     T.SharedLoops = Keys[I];
     for (const Expr *Index : A.Indices) {
-      std::optional<Linear> V = eval(Index, Envs[I]);
+      std::optional<IndexValue> V = Eval.eval(Index, Envs[I]);
       if (!V)
         return std::nullopt;
       T.Cell.push_back(*V);
@@ -1409,16 +987,16 @@ SharedAccessAnalysis::Impl::touches(
 
 std::string
 SharedAccessAnalysis::Impl::cellText(const SharedAccess &A,
-                                     const std::vector<Linear> &Cell) {
+                                     const std::vector<IndexValue> &Cell) {
   std::string Text = A.Var->getName().str();
-  for (const Linear &L : Cell) {
+  for (const IndexValue &L : Cell) {
     std::string Part;
     for (const auto &[Symbol, Coeff] : L.Terms) {
       if (!Part.empty())
         Part += " + ";
       if (Coeff != 1)
         Part += std::to_string(Coeff) + "*";
-      Part += SymbolNames[Symbol];
+      Part += Eval.symbolName(Symbol);
     }
     if (Part.empty() || L.Constant != 0)
       Part += (Part.empty() ? "" : " + ") + std::to_string(L.Constant);
@@ -1684,7 +1262,7 @@ SharedAccessAnalysis::conflict(const SharedAccess &A,
     if (!Found)
       return std::nullopt;
     // The witness's cell, evaluated again for its one thread.
-    Env En;
+    ThreadEnv En;
     En.Thread = Impl::threadAt(Found->second, Shape);
     En.Block = Shape;
     std::string Cell = "?";
