@@ -18,6 +18,11 @@ with peak RSS of each (wait4's ru_maxrss). Then the generated kernels of
 growing size (bench/gen_kernels.py): the checks' time with the parse left
 out (--time-checks), and its ratio per doubling; -j 2 against -j 1 over
 the corpus; and a re-lint of the unchanged corpus against a cold lint.
+--scaling-meter instructions counts the checks' instructions instead of
+timing them (valgrind's callgrind, collecting only inside clang's
+MatchFinder::matchAST, where every check and its analyses run): exact and
+the same on a loaded machine, so the ratio per doubling is not noise; about
+50x slower, one run per kernel.
 
 The targets of issue 7 are printed next to the values, PASS or MISS. Timings
 are never asserted anywhere else (no timed tests). The machine is shared:
@@ -110,7 +115,10 @@ class Bench:
         self.scratch = tempfile.mkdtemp(prefix="cuda-tidy-bench-")
         # Snapshots: a rebuild of build/ during the run (the build folder is
         # shared) must not change the tool, or its cache keys, halfway.
+        self.build = build
         for attr in ("cuda_tidy", "plugin"):
+            if attr == "plugin" and not os.path.exists(self.plugin):
+                continue  # only the per-file table runs it
             copy = os.path.join(self.scratch, os.path.basename(getattr(self, attr)))
             shutil.copy2(getattr(self, attr), copy)
             setattr(self, attr, copy)
@@ -206,7 +214,28 @@ class Bench:
         with open(empty, "w") as f:
             f.write("#include <cuda_runtime.h>\n\n__global__ void empty(float *Out) {}\n")
 
+        meter_instructions = self.args.scaling_meter == "instructions"
+        if meter_instructions:
+            counted = self.counted_binary()
+
+        def checks_instructions(path, checks=None):
+            """(billions of instructions inside matchAST, whole run's seconds)."""
+            extra = ["--checks=" + checks] if checks else []
+            out = os.path.join(self.scratch, "callgrind.out")
+            seconds, _, rc, err, _ = measure(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+                 "--collect-atstart=no",
+                 "--toggle-collect=clang::ast_matchers::MatchFinder::matchAST*",
+                 counted, "--quiet", "--no-cache"] + extra + [path, "--"])
+            m = re.search(r"Collected : ([0-9]+)", err)
+            if not m:
+                sys.exit("bench: callgrind gave no count for %s (exit %d):\n%s"
+                         % (path, rc, err[-2000:]))
+            return int(m.group(1)) / 1e9, seconds
+
         def checks_time(path, checks=None):
+            if meter_instructions:
+                return checks_instructions(path, checks)
             values, totals = [], []
             extra = ["--checks=" + checks] if checks else []
             for _ in range(self.args.scaling_reps):
@@ -227,15 +256,22 @@ class Bench:
         bases = {None: base}
         for checks in sorted(set(gen_kernels.GENERATOR_CHECKS.values())):
             bases[checks] = checks_time(empty, checks)[0]
-        self.say("## Scaling: the checks' time, parse excluded (--time-checks; fastest of %d)"
-                 % self.args.scaling_reps)
-        self.say("")
-        self.say("An empty kernel costs %.3f s of checks (what a run costs with no code of its "
-                 "own to walk); 'net' is the time above that." % base)
+        if meter_instructions:
+            self.say("## Scaling: the checks' instructions, parse excluded (callgrind inside "
+                     "MatchFinder::matchAST; 'checks' and 'net' in billions of instructions)")
+            self.say("")
+            self.say("An empty kernel costs %.3f G instructions of checks; 'net' is the count "
+                     "above that." % base)
+        else:
+            self.say("## Scaling: the checks' time, parse excluded (--time-checks; fastest of %d)"
+                     % self.args.scaling_reps)
+            self.say("")
+            self.say("An empty kernel costs %.3f s of checks (what a run costs with no code of "
+                     "its own to walk); 'net' is the time above that." % base)
         self.say("")
         self.say("| kernel | statements | whole run | checks | net | net ratio to the half size |")
         self.say("|---|---|---|---|---|---|")
-        scaling = {"empty_checks_seconds": base}
+        scaling = {"meter": self.args.scaling_meter, "empty_checks_seconds": base}
         families = [f for f in self.args.families.split(",") if f] or list(gen_kernels.GENERATORS)
         for family in families:
             previous = None
@@ -247,13 +283,27 @@ class Bench:
                 r = ratio(net, previous) if previous else None
                 rows.append({"statements": n, "checks": checks, "net": net, "total": total,
                              "ratio": r})
-                self.say("| %s | %d | %.2f s | %.3f s | %.3f s | %s |" % (
-                    family, n, total, checks, net, "%.2f" % r if r else "-"))
+                unit = " G" if meter_instructions else " s"
+                self.say("| %s | %d | %.2f s | %.3f%s | %.3f%s | %s |" % (
+                    family, n, total, checks, unit, net, unit, "%.2f" % r if r else "-"))
                 previous = net
             scaling[family] = rows
         self.say("")
         self.results["scaling"] = scaling
         self.hostile_scaling()
+
+    def counted_binary(self):
+        """A copy of cuda-tidy valgrind can read: its DWARF (clang 22's) is
+        more than valgrind's reader takes, so it goes; the symbols stay for
+        --toggle-collect. The share/ folder beside it comes along."""
+        root = os.path.join(self.scratch, "counted")
+        os.makedirs(os.path.join(root, "bin"), exist_ok=True)
+        dst = os.path.join(root, "bin", "cuda-tidy")
+        subprocess.run(["objcopy", "--strip-debug", self.cuda_tidy, dst], check=True)
+        share = os.path.join(self.build, "share")
+        if os.path.isdir(share):
+            shutil.copytree(share, os.path.join(root, "share"), dirs_exist_ok=True)
+        return dst
 
     def hostile_scaling(self):
         """The hostile shapes of issue 16 F10 (an else-if chain, ifs nested
@@ -347,11 +397,14 @@ class Bench:
         if sc:
             measured = [fam for fam in gen_kernels.GENERATORS if fam in sc]
             worst = max(r["ratio"] for fam in measured for r in sc[fam] if r["ratio"])
-            rows.append(("checks' time ratio per doubling, worst step (net)", "<= 2.3", worst, worst <= 2.3))
+            counted = sc.get("meter") == "instructions"
+            rows.append(("checks' %s ratio per doubling, worst step (net)"
+                         % ("instructions" if counted else "time"), "<= 2.3", worst, worst <= 2.3))
             biggest = max(r["statements"] for r in sc[measured[0]])
             slowest = max(r["net"] for fam in measured for r in sc[fam] if r["statements"] == biggest)
-            rows.append(("checks' time of the %dk kernels, slowest family (net)" % (biggest // 1000), "< 0.5 s",
-                         slowest, slowest < 0.5))
+            if not counted:
+                rows.append(("checks' time of the %dk kernels, slowest family (net)"
+                             % (biggest // 1000), "< 0.5 s", slowest, slowest < 0.5))
         j = self.results.get("jobs")
         if j:
             rows.append(("-j 2 / -j 1 speed-up over the corpus", ">= 1.7", j["speedup"], j["speedup"] >= 1.7))
@@ -384,6 +437,9 @@ def main():
     parser.add_argument("--files", type=int, default=0, help="only the first N corpus files")
     parser.add_argument("--sizes", default="1000,2000,4000,8000,16000")
     parser.add_argument("--scaling-reps", type=int, default=7)
+    parser.add_argument("--scaling-meter", choices=("time", "instructions"), default="time",
+                        help="time the checks (--time-checks, fastest of --scaling-reps) or "
+                             "count their instructions (callgrind; exact on a loaded machine)")
     parser.add_argument("--hostile-sizes", default="5000,10000,20000",
                         help="sizes of the hostile shapes (issue 16 F10); empty: skip them")
     parser.add_argument("--hostile-time-limit", type=float, default=120,
