@@ -598,30 +598,11 @@ void GlobalAccessAnalysis::Impl::run() {
     CallerParents =
         std::make_unique<ParentMap>(const_cast<Stmt *>(Opts.Caller->getBody()));
   // Variables written or whose address is taken: not followed.
-  struct Writes : RecursiveASTVisitor<Writes> {
-    ParentMap &PM;
-    llvm::DenseSet<const VarDecl *> &Out;
-    Writes(ParentMap &PM, llvm::DenseSet<const VarDecl *> &Out)
-        : PM(PM), Out(Out) {}
-    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!Var || Var->getType()->isArrayType())
-        return true;
-      if (!isPlainRead(Ref, PM))
-        Out.insert(Var);
-      return true;
-    }
-    bool VisitLambdaExpr(LambdaExpr *Lambda) {
-      addCapturedVariables(Lambda, Out);
-      return true;
-    }
-  };
-  Writes W(*Parents, Mutated);
-  W.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
-  if (Opts.Call) {
-    Writes WC(*CallerParents, Mutated);
-    WC.TraverseStmt(const_cast<Stmt *>(Opts.Caller->getBody()));
-  }
+  addVariablesNotOnlyRead(FD->getBody(), *Parents, Mutated,
+                          /*Assigned=*/nullptr, /*WithArrays=*/false);
+  if (Opts.Call)
+    addVariablesNotOnlyRead(Opts.Caller->getBody(), *CallerParents, Mutated,
+                            /*Assigned=*/nullptr, /*WithArrays=*/false);
   collect();
   if (Accesses.empty())
     return;

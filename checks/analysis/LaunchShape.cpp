@@ -91,15 +91,27 @@ public:
     auto [It, New] = Mutated.try_emplace(Var, true);
     if (!New)
       return It->second;
-    // A variable whose every reference in the body is a plain read (an
-    // lvalue-to-rvalue conversion) is not changed there, and the analyzer,
-    // whose matchers walk the whole body for every variable asked about,
-    // is not needed: a host function with many locals and instantiations
-    // (ggml's binbcast.cu) spent 52 s in them, 39 s with this.
-    if (!Var->getType()->isReferenceType() &&
-        !notOnlyRead(Body).contains(Var)) {
-      It->second = false;
-      return false;
+    // The analyzer's matchers walk the whole body for every reference of
+    // every variable asked about, and a host function with many locals and
+    // instantiations (ggml's binbcast.cu: 23 instances of one launcher,
+    // each with 15 locals handed to a variadic launch helper) spent 50 s
+    // in them. Three answers need no walk of the body: a variable whose
+    // every reference in it is a plain read is not changed there; one the
+    // body assigns (as a whole or a member of it: `block.x = n`, as ggml
+    // sets its dim3 locals) is; and the others are asked about each
+    // reference within its own statement (statementsMutate).
+    const References &Refs = references(Body);
+    if (!Var->getType()->isReferenceType()) {
+      if (!Refs.NotOnlyRead.contains(Var)) {
+        It->second = false;
+        return false;
+      }
+      if (Refs.Assigned.contains(Var))
+        return true;
+      if (std::optional<bool> Local = statementsMutate(Var, Refs)) {
+        It->second = *Local;
+        return *Local;
+      }
     }
     std::unique_ptr<ExprMutationAnalyzer> &Analyzer = Analyzers[&Body];
     if (!Analyzer)
@@ -111,37 +123,69 @@ public:
 private:
   explicit MutationCache(ASTContext &Ctx) : Ctx(Ctx) {}
 
-  /// The variables the body refers to other than by a plain read, or that
-  /// a lambda in it captures (one walk per body).
-  const llvm::DenseSet<const VarDecl *> &notOnlyRead(const Stmt &Body) {
-    auto [It, New] = NotOnlyRead.try_emplace(&Body);
-    if (!New)
-      return It->second;
-    ParentMap Parents(const_cast<Stmt *>(&Body));
-    struct Scan : RecursiveASTVisitor<Scan> {
-      const ParentMap &Parents;
-      llvm::DenseSet<const VarDecl *> &Into;
-      Scan(const ParentMap &Parents, llvm::DenseSet<const VarDecl *> &Into)
-          : Parents(Parents), Into(Into) {}
-      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-          if (!isPlainRead(Ref, Parents))
-            Into.insert(Var);
-        return true;
-      }
-      bool VisitLambdaExpr(LambdaExpr *Lambda) {
-        addCapturedVariables(Lambda, Into);
-        return true;
-      }
-    } Walk(Parents, It->second);
-    Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+  /// What one walk of a body finds (addVariablesNotOnlyRead).
+  struct References {
+    std::unique_ptr<ParentMap> Parents;
+    llvm::DenseSet<const VarDecl *> NotOnlyRead;
+    llvm::DenseSet<const VarDecl *> Assigned;
+    llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 2>>
+        RefsOf;
+  };
+  const References &references(const Stmt &Body) {
+    auto [It, New] = Bodies.try_emplace(&Body);
+    if (New) {
+      It->second.Parents =
+          std::make_unique<ParentMap>(const_cast<Stmt *>(&Body));
+      addVariablesNotOnlyRead(&Body, *It->second.Parents,
+                              It->second.NotOnlyRead, &It->second.Assigned,
+                              /*WithArrays=*/true, &It->second.RefsOf);
+    }
     return It->second;
+  }
+
+  /// Whether the analyzer finds \p Var changed by one of its references
+  /// that are not plain reads, each asked about within the statement of
+  /// its block that holds it (its call, its assignment, its loop), or
+  /// nullopt when that would not be the answer over the whole body: a
+  /// reference inside a declaration may be bound to a reference or a
+  /// pointer that a later statement changes it through. Anything else a
+  /// reference gives (a non-const address, an argument the callee may
+  /// change, a non-const member call, a lambda that changes it) the
+  /// analyzer sees in that statement. The callees' answers are kept for
+  /// the whole TU (one ExprMutationAnalyzer::Memoized).
+  std::optional<bool> statementsMutate(const VarDecl *Var,
+                                       const References &Refs) {
+    auto Found = Refs.RefsOf.find(Var);
+    if (Found == Refs.RefsOf.end())
+      return std::nullopt; // (captured by a lambda only)
+    llvm::SmallVector<const Stmt *, 4> Statements;
+    for (const DeclRefExpr *Ref : Found->second) {
+      const Stmt *Statement = Ref;
+      const Stmt *Parent = Refs.Parents->getParent(Ref);
+      while (Parent && !isa<CompoundStmt>(Parent)) {
+        if (isa<DeclStmt>(Parent) || isa<LambdaExpr>(Parent))
+          return std::nullopt;
+        Statement = Parent;
+        Parent = Refs.Parents->getParent(Parent);
+      }
+      if (!Parent || isa<DeclStmt>(Statement))
+        return std::nullopt;
+      Statements.push_back(Statement);
+    }
+    for (size_t I = 0; I < Statements.size(); ++I) {
+      ExprMutationAnalyzer::Analyzer InStatement(*Statements[I], Ctx,
+                                                  StatementMemo);
+      if (InStatement.findMutation(Found->second[I]))
+        return true;
+    }
+    return false;
   }
 
   ASTContext &Ctx;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>>
       Analyzers;
-  llvm::DenseMap<const Stmt *, llvm::DenseSet<const VarDecl *>> NotOnlyRead;
+  llvm::DenseMap<const Stmt *, References> Bodies;
+  ExprMutationAnalyzer::Memoized StatementMemo;
   llvm::DenseMap<const VarDecl *, bool> Mutated;
 };
 
@@ -454,9 +498,18 @@ uint64_t integerFactor(const Expr *E, ASTContext &Ctx, unsigned Depth) {
     return integerFactor(Cast->getSubExpr(), Ctx, Depth + 1);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
-      if (const Expr *Init = singleValue(Var, Ctx))
-        return integerFactor(Init, Ctx, Depth + 1);
-      return occupancyOutputFactor(Var, Ctx, Depth);
+      // Its initializer's factor when nothing changes it, else what the
+      // occupancy calls give it. Whether anything changes it is the costly
+      // question (MutationCache): not asked when both answers are 1, as
+      // they are for most kernel arguments (ggml hands a launch helper 15
+      // strides at a time).
+      const Expr *Init = Var->getInit();
+      const uint64_t FromInit =
+          Init ? integerFactor(Init, Ctx, Depth + 1) : 1;
+      const uint64_t FromOccupancy = occupancyOutputFactor(Var, Ctx, Depth);
+      if (FromInit == 1 && FromOccupancy == 1)
+        return 1;
+      return singleValue(Var, Ctx) ? FromInit : FromOccupancy;
     }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
     if (Construct->getNumArgs() == 1)

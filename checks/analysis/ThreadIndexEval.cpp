@@ -551,6 +551,84 @@ void addCapturedVariables(const LambdaExpr *Lambda,
         Into.insert(Var);
 }
 
+namespace {
+
+/// \p Ref, or a `.` member access on it (however nested), is what an
+/// assignment, a compound assignment or an increment or decrement changes.
+bool isAssignedThrough(const DeclRefExpr *Ref, const ParentMap &Parents) {
+  const Expr *Changed = Ref;
+  const Stmt *Parent = Parents.getParentIgnoreParens(Ref);
+  while (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent)) {
+    if (Member->isArrow() || Member->getBase()->IgnoreParens() != Changed)
+      return false;
+    Changed = Member;
+    Parent = Parents.getParentIgnoreParens(Member);
+  }
+  if (!Parent)
+    return false;
+  if (const auto *Assign = dyn_cast<BinaryOperator>(Parent))
+    return Assign->isAssignmentOp() &&
+           Assign->getLHS()->IgnoreParens() == Changed;
+  if (const auto *Step = dyn_cast<UnaryOperator>(Parent))
+    return Step->isIncrementDecrementOp() &&
+           Step->getSubExpr()->IgnoreParens() == Changed;
+  if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(Parent)) {
+    const OverloadedOperatorKind Op = Call->getOperator();
+    const bool Changes = CXXOperatorCallExpr::isAssignmentOp(Op) ||
+                         Op == OO_PlusPlus || Op == OO_MinusMinus;
+    if (!Changes || Call->getNumArgs() < 1 ||
+        Call->getArg(0)->IgnoreParens() != Changed)
+      return false;
+    // (An operator that takes its left side as const changes nothing.)
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return false;
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee))
+      return !Method->isConst() && !Method->isStatic();
+    if (Callee->getNumParams() < 1)
+      return false;
+    const QualType First = Callee->getParamDecl(0)->getType();
+    return First->isLValueReferenceType() &&
+           !First->getPointeeType().isConstQualified();
+  }
+  return false;
+}
+
+} // namespace
+
+void addVariablesNotOnlyRead(
+    const Stmt *Body, const ParentMap &Parents,
+    llvm::DenseSet<const VarDecl *> &NotOnlyRead,
+    llvm::DenseSet<const VarDecl *> *Assigned, bool WithArrays,
+    llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 2>>
+        *RefsOf) {
+  struct Scan : RecursiveASTVisitor<Scan> {
+    const ParentMap &Parents;
+    llvm::DenseSet<const VarDecl *> &NotOnlyRead;
+    llvm::DenseSet<const VarDecl *> *Assigned;
+    bool WithArrays;
+    llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 2>>
+        *RefsOf;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || (!WithArrays && Var->getType()->isArrayType()) ||
+          isPlainRead(Ref, Parents))
+        return true;
+      NotOnlyRead.insert(Var);
+      if (Assigned && isAssignedThrough(Ref, Parents))
+        Assigned->insert(Var);
+      if (RefsOf)
+        (*RefsOf)[Var].push_back(Ref);
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr *Lambda) {
+      addCapturedVariables(Lambda, NotOnlyRead);
+      return true;
+    }
+  } Walk{{}, Parents, NotOnlyRead, Assigned, WithArrays, RefsOf};
+  Walk.TraverseStmt(const_cast<Stmt *>(Body));
+}
+
 // --- warp-scope synchronisation -----------------------------------------------
 
 std::vector<const CallExpr *> callsIn(const Stmt *Body) {

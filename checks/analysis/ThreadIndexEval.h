@@ -257,6 +257,23 @@ bool isPlainRead(const DeclRefExpr *Ref, const ParentMap &Parents);
 void addCapturedVariables(const LambdaExpr *Lambda,
                           llvm::DenseSet<const VarDecl *> &Into);
 
+/// One walk of \p Body (whose parents \p Parents maps): adds to
+/// \p NotOnlyRead the variables it refers to other than by a plain read
+/// (isPlainRead; array variables only when \p WithArrays) or that a lambda
+/// in it captures, and to \p Assigned, when given, those it certainly
+/// changes: a reference to the variable, or a `.` member access on it, is
+/// the left side of `=` or of a compound assignment (a built-in or an
+/// overloaded one) or the operand of `++`/`--`. Those are changes
+/// ExprMutationAnalyzer reports too; it need not be asked about them.
+/// With \p RefsOf, each variable's references that are not plain reads
+/// too (in the order of the walk).
+void addVariablesNotOnlyRead(
+    const Stmt *Body, const ParentMap &Parents,
+    llvm::DenseSet<const VarDecl *> &NotOnlyRead,
+    llvm::DenseSet<const VarDecl *> *Assigned, bool WithArrays,
+    llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 2>>
+        *RefsOf = nullptr);
+
 /// Calls that run a warp-scope synchronisation: __syncwarp(), a
 /// cooperative group's sync(), any barrier call, and a function of the
 /// program that runs one (three calls deep). Kept per function analyzed.

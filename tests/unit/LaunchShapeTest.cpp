@@ -394,5 +394,61 @@ void host(int n) {
   EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("oddBlock")));
 }
 
+TEST(LaunchShape, LocalsHandedToHelpersKeepTheirValueUnlessChanged) {
+  // A local's value is its initializer's unless something changes it
+  // (MutationCache): ggml hands its locals to a variadic launch helper by
+  // forwarding reference, which changes none of them. Each way of changing
+  // one is seen, whether in the statement that refers to it or, through a
+  // reference bound in a declaration, in a later one.
+  ParsedCuda P(R"cu(
+#include <utility>
+template <typename K, typename... Args>
+void launch(K kernel, Args &&...args) {
+  kernel<<<1, 32>>>(std::forward<Args>(args)...);
+}
+void bump(int &x) { x += 1; }
+void peek(const int &x);
+__global__ void forwarded(int n) {}
+__global__ void byConstRef(int n) {}
+__global__ void bumped(int n) {}
+__global__ void throughReference(int n) {}
+__global__ void throughPointer(int n) {}
+__global__ void inLambda(int n) {}
+void host(int k) {
+  int forwardedValue = 64 * k;
+  launch(forwarded, forwardedValue);
+  int constRefValue = 128 * k;
+  peek(constRefValue);
+  byConstRef<<<1, 32>>>(constRefValue);
+  int bumpedValue = 64 * k;
+  bump(bumpedValue);
+  launch(bumped, bumpedValue);
+  int aliased = 64 * k;
+  int &alias = aliased;
+  alias = k;
+  launch(throughReference, aliased);
+  int pointed = 64 * k;
+  int *where = &pointed;
+  *where = k;
+  throughPointer<<<1, 32>>>(pointed);
+  int captured = 64 * k;
+  auto change = [&] { captured = k; };
+  change();
+  inLambda<<<1, 32>>>(captured);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  auto Factor = [&](llvm::StringRef Kernel) {
+    return Shapes.argumentFactor(P.function(Kernel), 0);
+  };
+  EXPECT_EQ(Factor("forwarded"), 64u);
+  EXPECT_EQ(Factor("byConstRef"), 128u);
+  EXPECT_EQ(Factor("bumped"), 1u);
+  EXPECT_EQ(Factor("throughReference"), 1u);
+  EXPECT_EQ(Factor("throughPointer"), 1u);
+  EXPECT_EQ(Factor("inLambda"), 1u);
+}
+
 } // namespace
 } // namespace clang::tidy::cuda::analysis

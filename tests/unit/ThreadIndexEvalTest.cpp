@@ -3,6 +3,7 @@
 #include "checks/analysis/ThreadIndexEval.h"
 #include "tests/unit/ParsedCuda.h"
 
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 
 namespace clang::tidy::cuda::analysis {
@@ -234,6 +235,83 @@ __global__ void k(int n, int *p) {
   const auto *Choice = Choices[0].getNodeAs<ConditionalOperator>("c");
   EXPECT_EQ(branchCondition(Choice, Choice->getFalseExpr()),
             Guard(Choice->getCond(), false));
+}
+
+/// The names of \p Vars, sorted.
+std::vector<std::string> namesOf(const llvm::DenseSet<const VarDecl *> &Vars) {
+  std::vector<std::string> Names;
+  for (const VarDecl *Var : Vars)
+    Names.push_back(Var->getNameAsString());
+  llvm::sort(Names);
+  return Names;
+}
+
+TEST(ThreadIndexEval, VariablesNotOnlyReadAndAssigned) {
+  // What LaunchShape's mutation cache answers without ExprMutationAnalyzer:
+  // assigned (as a whole, through `.` members, by ++/--, by a class's own
+  // assignment operator) is changed for certain; a reference bound, an
+  // address taken, an array or a capture is not a plain read, but whether
+  // it changes is the analyzer's to say.
+  ParsedCuda P(R"cu(
+struct Inner { int b; };
+struct Outer { Inner a; int c; };
+struct Counter {
+  Counter &operator+=(int);
+  const Counter &operator=(int) const;
+};
+void takesRef(int &);
+void takesPtr(const int *);
+void host(int n) {
+  dim3 block;
+  block.x = 32;
+  int stepped = 0;
+  stepped++;
+  Outer nested;
+  nested.a.b = 2;
+  int whole;
+  whole = n;
+  Counter counted;
+  counted += 1;
+  Counter constAssigned;
+  constAssigned = 1;
+  int byRef = 0;
+  takesRef(byRef);
+  int addressed = 0;
+  takesPtr(&addressed);
+  int array[4] = {};
+  array[0] = 1;
+  int captured = 0;
+  auto f = [&captured] { return captured; };
+  int read = n;
+  takesPtr(&array[read + block.x + nested.c + f()]);
+  Outer *pointer = &nested;
+  pointer->c = 1;
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  auto Found = match(functionDecl(hasName("host"), isDefinition()).bind("f"),
+                     P.context());
+  ASSERT_EQ(Found.size(), 1u);
+  const Stmt *Body = Found[0].getNodeAs<FunctionDecl>("f")->getBody();
+  ParentMap Parents(const_cast<Stmt *>(Body));
+  llvm::DenseSet<const VarDecl *> NotOnlyRead;
+  llvm::DenseSet<const VarDecl *> Assigned;
+  addVariablesNotOnlyRead(Body, Parents, NotOnlyRead, &Assigned,
+                          /*WithArrays=*/true);
+  EXPECT_EQ(namesOf(Assigned),
+            (std::vector<std::string>{"block", "counted", "nested", "stepped",
+                                      "whole"}));
+  // (`f`: its call operator takes it by reference.)
+  EXPECT_EQ(namesOf(NotOnlyRead),
+            (std::vector<std::string>{
+                "addressed", "array", "block", "byRef", "captured",
+                "constAssigned", "counted", "f", "nested", "stepped",
+                "whole"}));
+  llvm::DenseSet<const VarDecl *> NoArrays;
+  addVariablesNotOnlyRead(Body, Parents, NoArrays, /*Assigned=*/nullptr,
+                          /*WithArrays=*/false);
+  EXPECT_FALSE(llvm::is_contained(namesOf(NoArrays), "array"));
+  EXPECT_TRUE(llvm::is_contained(namesOf(NoArrays), "captured"));
 }
 
 } // namespace

@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Compression.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <chrono>
@@ -244,8 +245,19 @@ std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
 
 namespace {
 
-constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 5";
-constexpr uint32_t PayloadVersion = 4;
+constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 6";
+constexpr uint32_t PayloadVersion = 5;
+
+/// How the PCH bytes of an entry are stored: as they are, or compressed
+/// with zstd at its fastest level (when LLVM has it). A file's own
+/// preamble is compressed: zstd -1 takes a PCH to 0.6 of its size at
+/// 200 MB/s, and the cache folder after a cold run of a whole project is
+/// mostly such preambles (docs/performance.md, "A cache with a budget").
+/// A load then decompresses all of it (some 20 ms for 10 MiB) where an
+/// uncompressed entry is mapped and read only where clang looks; so the
+/// shared preamble, which every parse of its flags loads, is kept raw.
+enum class PchCodec : uint8_t { Raw = 0, Zstd = 1 };
+constexpr int PchZstdLevel = llvm::compression::zstd::BestSpeedCompression;
 
 /// The synthetic main files' names start so (TidyRunner skips them).
 constexpr llvm::StringLiteral SyntheticPrefix = ".cuda-tidy-preamble-";
@@ -471,6 +483,22 @@ std::string pchPathFor(const Digest &Key) {
   return "/__cuda_tidy__/preamble-" + toHex(Key) + ".pch";
 }
 
+/// Sets \p PP up to start from the shared preamble \p PchPath as a
+/// -include-pch would (a chained preamble's build, a compile from the
+/// shared one alone): what the predefines, the -D/-U macros and the
+/// -include'd CUDA wrapper did is in that PCH, so none of them runs again.
+/// Run again, they would not all be the same: ggml's `-D_XOPEN_SOURCE=600`,
+/// which <features.h> (read under the wrapper) redefines to 700, would be
+/// redefined back, with a warning that made every chained build unusable.
+void startFromShared(PreprocessorOptions &PP, llvm::StringRef PchPath) {
+  PP.ImplicitPCHInclude = PchPath.str();
+  PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+  PP.UsePredefines = false;
+  PP.Macros.clear();
+  PP.Includes.clear();
+  PP.MacroIncludes.clear();
+}
+
 /// Shows \p P's PCH, and the shared one it is chained on, to a compiler
 /// at their paths (in-memory files, modification time 0 as when built).
 void pushPch(const Preamble &P, llvm::vfs::OverlayFileSystem &FS) {
@@ -524,9 +552,7 @@ PreambleCache::build(const CompilerInvocation &Invocation,
     // Chained on the shared PCH: the build loads it as a -include-pch
     // would, and the PCH it writes holds what its lines add (clang's
     // chained PCH) and imports the shared one by its path.
-    PreprocessorOptions &PP = Copy.getPreprocessorOpts();
-    PP.ImplicitPCHInclude = Shared->PchPath;
-    PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+    startFromShared(Copy.getPreprocessorOpts(), Shared->PchPath);
   }
 
   unsigned Count = Scan.Includes.size();
@@ -652,7 +678,8 @@ PreambleCache::build(const CompilerInvocation &Invocation,
 
 // Payload: version, usable, include count, dependencies, then the PCH at a
 // 64-byte aligned offset.
-void PreambleCache::store(const Digest &Key, const Preamble &P) {
+void PreambleCache::store(const Digest &Key, const Preamble &P,
+                          bool Compress) {
   if (!Disk)
     return;
   PayloadWriter Meta;
@@ -684,14 +711,31 @@ void PreambleCache::store(const Digest &Key, const Preamble &P) {
     Meta.str(Path);
     Meta.str(Hash);
   }
-  const uint64_t FixedTail = 16; // PCH offset and size
+  llvm::SmallVector<uint8_t, 0> Compressed;
+  llvm::StringRef Stored = P.Usable ? P.Pch : llvm::StringRef();
+  PchCodec Codec = PchCodec::Raw;
+  // (CUDA_TIDY_PCH_RAW=1 stores them as they are: what the figures of
+  // docs/performance.md compare against.)
+  static const bool Raw = std::getenv("CUDA_TIDY_PCH_RAW") != nullptr;
+  if (Compress && !Raw && !Stored.empty() &&
+      llvm::compression::zstd::isAvailable()) {
+    llvm::compression::zstd::compress(llvm::arrayRefFromStringRef(Stored),
+                                      Compressed, PchZstdLevel);
+    if (Compressed.size() < Stored.size()) {
+      Codec = PchCodec::Zstd;
+      Stored = llvm::toStringRef(Compressed);
+    }
+  }
+  const uint64_t FixedTail = 1 + 8 + 16; // codec, PCH size, offset, length
   uint64_t Offset = Meta.bytes().size() + FixedTail;
   Offset = (Offset + 63) / 64 * 64;
-  Meta.u64(Offset);
+  Meta.u8(static_cast<uint8_t>(Codec));
   Meta.u64(P.Usable ? P.Pch.size() : 0);
+  Meta.u64(Offset);
+  Meta.u64(Stored.size());
   Meta.bytes().resize(Offset, '\0');
   if (P.Usable)
-    Disk->write(EntryKind::Preamble, Key, {Meta.bytes(), P.Pch});
+    Disk->write(EntryKind::Preamble, Key, {Meta.bytes(), Stored});
   else
     Disk->write(EntryKind::Preamble, Key, {Meta.bytes()});
 }
@@ -748,9 +792,18 @@ PreambleCache::load(const Digest &Key,
     Result->UserFilesRead.push_back(std::move(F));
   }
   Ok = Ok && (Usable || (Files == 0 && Ranges == 0 && Read == 0));
-  Ok = Ok && In.u64(Offset) && In.u64(Size) &&
+  uint8_t CodecByte = 0;
+  uint64_t PchSize = 0;
+  Ok = Ok && In.u8(CodecByte) &&
+       CodecByte <= static_cast<uint8_t>(PchCodec::Zstd);
+  const auto Codec = static_cast<PchCodec>(CodecByte);
+  Ok = Ok && In.u64(PchSize) && In.u64(Offset) && In.u64(Size) &&
        Offset <= Entry->Payload.size() &&
-       Size <= Entry->Payload.size() - Offset && (Usable ? Size > 0 : true);
+       Size <= Entry->Payload.size() - Offset && (Usable ? Size > 0 : true) &&
+       (Codec == PchCodec::Zstd || PchSize == Size) &&
+       // (A PCH is at most a few hundred MiB; a bigger size is a bad entry,
+       // not an allocation to try.)
+       PchSize <= (static_cast<uint64_t>(1) << 32);
   if (!Ok) {
     ++Counters.CorruptEntries;
     return nullptr;
@@ -763,8 +816,34 @@ PreambleCache::load(const Digest &Key,
   Result->Usable = Usable;
   Result->IncludeCount = Count;
   Result->PchPath = pchPathFor(Key);
-  Result->Pch = Entry->Payload.substr(Offset, Size);
-  Result->Loaded = std::move(Entry->Buffer);
+  if (Codec == PchCodec::Zstd) {
+    // (The entry's digest was checked on reading it: a failure here is an
+    // entry written by a build whose zstd differs, or a bad size.)
+    std::unique_ptr<llvm::WritableMemoryBuffer> Raw =
+        llvm::WritableMemoryBuffer::getNewUninitMemBuffer(PchSize,
+                                                          Result->PchPath);
+    size_t Got = PchSize;
+    if (!Raw || !llvm::compression::zstd::isAvailable()) {
+      ++Counters.CorruptEntries;
+      return nullptr;
+    }
+    if (llvm::Error E = llvm::compression::zstd::decompress(
+            llvm::arrayRefFromStringRef(Entry->Payload.substr(Offset, Size)),
+            reinterpret_cast<uint8_t *>(Raw->getBufferStart()), Got)) {
+      llvm::consumeError(std::move(E));
+      ++Counters.CorruptEntries;
+      return nullptr;
+    }
+    if (Got != PchSize) {
+      ++Counters.CorruptEntries;
+      return nullptr;
+    }
+    Result->Pch = llvm::StringRef(Raw->getBufferStart(), Raw->getBufferSize());
+    Result->Loaded = std::move(Raw);
+  } else {
+    Result->Pch = Entry->Payload.substr(Offset, Size);
+    Result->Loaded = std::move(Entry->Buffer);
+  }
   // (Its key holds the shared one's digest, and its dependencies the shared
   // one's files.)
   Result->Shared = Shared;
@@ -911,22 +990,45 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
     Folders.clear();
   if (PlannedCut)
     Scan = firstLines(FullScan, *PlannedCut);
-  if (!Scan.cut(Scan.Includes.size()))
-    return nullptr;
+  std::string Cwd;
+  if (auto Dir = FS->getCurrentWorkingDirectory())
+    Cwd = *Dir;
+  // A file whose own preamble would be empty, or would serve it alone with
+  // no cache folder to keep it (ggml's files each start with their own
+  // header, so a run plans none of their lines), still starts from the
+  // shared preamble: what precedes its first byte is the same for every
+  // file of these flags, built once per run (and kept in the cache
+  // folder). Not for one file with no cache folder: it would be built for
+  // that file alone.
+  auto SharedBase = [&]() -> std::shared_ptr<const Preamble> {
+    if (!ChainOnShared || (!Disk && !SeveralFiles))
+      return nullptr;
+    std::shared_ptr<const Preamble> Base =
+        acquireShared(Invocation, Cwd, FS, PCHOps);
+    if (Base)
+      Source = PreambleSource::SharedBase;
+    return Base;
+  };
+  // (Of no include line, a file's own preamble would hold its leading
+  // comments only: the shared one is all it can share.)
+  if (!Scan.cut(Scan.Includes.size()) ||
+      (ChainOnShared && Scan.Includes.empty()))
+    return SharedBase();
   const std::string Signature = preambleSignature(Scan, MainFile);
   if (!Disk) {
     // Without a cache folder, a preamble no other file of the run uses
     // costs more than it saves: decided before any key is computed.
-    // Not stopped over --file-memory-limit while holding the lock.
-    const MemoryStopDeferred Deferred;
-    std::scoped_lock Lock(Mutex);
-    auto Plan = Planned.find(Signature);
-    if (Plan == Planned.end() || Plan->second.first < 2)
-      return nullptr;
+    bool Alone = false;
+    {
+      // Not stopped over --file-memory-limit while holding the lock.
+      const MemoryStopDeferred Deferred;
+      std::scoped_lock Lock(Mutex);
+      auto Plan = Planned.find(Signature);
+      Alone = Plan == Planned.end() || Plan->second.first < 2;
+    }
+    if (Alone)
+      return SharedBase();
   }
-  std::string Cwd;
-  if (auto Dir = FS->getCurrentWorkingDirectory())
-    Cwd = *Dir;
   // Chained on the shared preamble when there is one; whole otherwise.
   std::shared_ptr<const Preamble> Shared;
   if (ChainOnShared)
@@ -1003,7 +1105,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
       if (Got->Usable)
         ++Counters.PreamblesBuilt;
       if (Got->Storable)
-        store(For, *Got);
+        store(For, *Got, /*Compress=*/true);
       return Got;
     };
     Result = Obtain(Key, Shared);
@@ -1014,9 +1116,12 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
     Promise.set_value(Result);
   } else if (Ready.wait_for(std::chrono::seconds(0)) !=
              std::future_status::ready) {
-    // Another -j worker is building it. Parsing this file without it keeps
-    // this worker busy instead of idle; the findings are the same.
-    return nullptr;
+    // Another -j worker is building it. Parsing this file without it (from
+    // the shared preamble, when there is one) keeps this worker busy
+    // instead of idle; the findings are the same.
+    if (Shared)
+      Source = PreambleSource::SharedBase;
+    return Shared;
   } else {
     Result = Ready.get();
     Source = PreambleSource::Memory;
@@ -1026,7 +1131,9 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   }
   if (!Result || !Result->Usable) {
     ++Counters.PreamblesUnusable;
-    return nullptr;
+    if (Shared)
+      Source = PreambleSource::SharedBase;
+    return Shared;
   }
   if (Result->IncludeCount > Scan.Includes.size() ||
       !Scan.cut(Result->IncludeCount))
@@ -1083,7 +1190,10 @@ std::shared_ptr<const Preamble> PreambleCache::acquireShared(
     Result = build(Invocation, Anchor, *Empty, LeadingIncludes(), Key, FS,
                    PCHOps, nullptr, /*AllowUserHeaders=*/false);
     if (Result->Storable)
-      store(Key, *Result);
+      // (Kept as it is: every file of these flags loads it, in every run
+      // that parses one, and a load of an uncompressed entry reads only
+      // the pages clang touches.)
+      store(Key, *Result, /*Compress=*/false);
   }
   if (!Result->Usable)
     Result = nullptr;
@@ -1144,17 +1254,24 @@ void PreambleCache::replayUserFiles(const Preamble &P, const SourceManager &SM,
 }
 
 void PreambleCache::apply(const Preamble &P, const LeadingIncludes &Scan,
+                          PreambleSource Source,
                           CompilerInvocation &Invocation,
                           llvm::vfs::OverlayFileSystem &FS,
                           std::unique_ptr<llvm::MemoryBuffer> MainBuffer) {
   PreprocessorOptions &PP = Invocation.getPreprocessorOpts();
-  PP.PrecompiledPreambleBytes = {Scan.cut(P.IncludeCount),
-                                 /*PreambleEndsAtStartOfLine=*/true};
-  PP.ImplicitPCHInclude = P.PchPath;
-  PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
-  // The predefines (and the CUDA wrapper header the driver force-includes)
-  // are in the preamble.
-  PP.UsePredefines = false;
+  if (Source == PreambleSource::SharedBase) {
+    // No byte of the file is skipped: clang reads the PCH as a
+    // -include-pch, as the build of a chained preamble does.
+    startFromShared(PP, P.PchPath);
+  } else {
+    PP.ImplicitPCHInclude = P.PchPath;
+    PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+    PP.PrecompiledPreambleBytes = {Scan.cut(P.IncludeCount),
+                                   /*PreambleEndsAtStartOfLine=*/true};
+    // The predefines (and the CUDA wrapper header the driver
+    // force-includes) are in the preamble.
+    PP.UsePredefines = false;
+  }
   PP.addRemappedFile(Invocation.getFrontendOpts().Inputs[0].getFile(),
                      MainBuffer.release());
   pushPch(P, FS);

@@ -26,9 +26,16 @@
 // parses: runFiles asks the result cache about every file first, and plans
 // the rest; the few files a warm run parses (after an edit) are planned
 // each as alone, so that the next run of such a file alone finds its whole
-// preamble (planEachAlone in ParallelRun.h). docs/performance.md has the
-// numbers ("Sharing what every file shares"); CUDA_TIDY_NO_SHARED_PCH=1
-// turns all of this off (one whole preamble per distinct include list).
+// preamble (planEachAlone in ParallelRun.h). A file none of whose lines
+// is planned (each of ggml's files starts with its own header), one with
+// no include line, and one whose own preamble is unusable or being built
+// by another worker start from the shared preamble alone, loaded as a
+// -include-pch would be (PreambleSource::SharedBase). In the cache folder
+// a file's own preamble is stored compressed with zstd, the shared one as
+// it is (every parse of its flags loads it: mapped, read where clang
+// looks). docs/performance.md has the numbers ("Sharing what every file
+// shares", "The cache folder"); CUDA_TIDY_NO_SHARED_PCH=1 turns all of
+// this off (one whole preamble per distinct include list).
 //
 // Results with and without a preamble are identical; what makes sure:
 //  - The preamble is the file's leading comments and run of plain
@@ -209,7 +216,10 @@ struct Preamble {
 
 /// How the preamble for one compile was obtained (for --time-checks and the
 /// counters).
-enum class PreambleSource { None, Memory, Disk, Built };
+/// SharedBase: the file's own preamble would be empty (none of its include
+/// lines is planned, see planRun) and the compile starts from the shared
+/// preamble alone (the predefines and the CUDA wrapper, 0.3 s of a parse).
+enum class PreambleSource { None, Memory, Disk, Built, SharedBase };
 
 class PreambleCache {
 public:
@@ -247,8 +257,11 @@ public:
   /// Sets \p Invocation up to start from \p P: the PCH comes from an
   /// in-memory file pushed onto \p FS, and the main file is remapped to
   /// \p MainBuffer (the very bytes the preamble was checked against).
+  /// \p Source is what acquire said: from the shared preamble alone
+  /// (SharedBase), the compile loads its PCH as a -include-pch would, as
+  /// the build of a chained preamble does, and skips no byte of the file.
   static void apply(const Preamble &P, const LeadingIncludes &Scan,
-                    CompilerInvocation &Invocation,
+                    PreambleSource Source, CompilerInvocation &Invocation,
                     llvm::vfs::OverlayFileSystem &FS,
                     std::unique_ptr<llvm::MemoryBuffer> MainBuffer);
 
@@ -280,7 +293,9 @@ private:
                 const std::shared_ptr<PCHContainerOperations> &PCHOps);
   std::shared_ptr<const Preamble>
   load(const Digest &Key, const std::shared_ptr<const Preamble> &Shared);
-  void store(const Digest &Key, const Preamble &P);
+  /// \p Compress: the PCH bytes go to the folder compressed (each load
+  /// then decompresses them; see PchCodec).
+  void store(const Digest &Key, const Preamble &P, bool Compress);
 
   CacheStore *Disk;
   ContentHasher &Hasher;

@@ -407,7 +407,8 @@ public:
       if (Caches.PreambleAcquired)
         Caches.PreambleAcquired();
       if (State.UsedPreamble) {
-        PreambleCache::apply(*State.UsedPreamble, Scan, *Invocation, *BaseFS,
+        PreambleCache::apply(*State.UsedPreamble, Scan, State.Source,
+                             *Invocation, *BaseFS,
                              std::move(*Main));
         llvm::append_range(State.Dependencies,
                            State.UsedPreamble->Dependencies);
@@ -599,6 +600,8 @@ llvm::StringRef sourceName(PreambleSource Source) {
     return "cache";
   case PreambleSource::Built:
     return "built";
+  case PreambleSource::SharedBase:
+    return "shared base";
   }
   return "none";
 }
