@@ -79,6 +79,31 @@ static std::string normalizedCode(llvm::StringRef Line) {
   return Out;
 }
 
+std::string absoluteFileName(llvm::StringRef Path,
+                             llvm::StringRef BuildDirectory) {
+  if (Path.empty())
+    return {};
+  llvm::SmallString<256> Absolute(Path);
+  if (!llvm::sys::path::is_absolute(Absolute) && !BuildDirectory.empty())
+    llvm::sys::path::make_absolute(BuildDirectory, Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
+  return Absolute.str().str();
+}
+
+void absoluteFileNames(std::vector<ClangTidyError> &Errors) {
+  for (ClangTidyError &Error : Errors) {
+    const std::string &Directory = Error.BuildDirectory;
+    auto Rename = [&](tooling::DiagnosticMessage &M) {
+      M.FilePath = absoluteFileName(M.FilePath, Directory);
+      for (tooling::FileByteRange &Range : M.Ranges)
+        Range.FilePath = absoluteFileName(Range.FilePath, Directory);
+    };
+    Rename(Error.Message);
+    for (tooling::DiagnosticMessage &Note : Error.Notes)
+      Rename(Note);
+  }
+}
+
 Finding FindingMaker::make(const ClangTidyError &Error) {
   Finding F;
   F.Check = Error.DiagnosticName;
@@ -86,15 +111,19 @@ Finding FindingMaker::make(const ClangTidyError &Error) {
   F.Level = Error.DiagLevel == ClangTidyError::Error || Error.IsWarningAsError
                 ? Finding::Severity::Error
                 : Finding::Severity::Warning;
-  F.Where = Lines.locate(Error.Message.FilePath, Error.Message.FileOffset);
+  F.Where = Lines.locate(
+      absoluteFileName(Error.Message.FilePath, Error.BuildDirectory),
+      Error.Message.FileOffset);
   F.Message = Error.Message.Message;
   for (const tooling::DiagnosticMessage &Note : Error.Notes)
     F.Notes.push_back(
-        {Lines.locate(Note.FilePath, Note.FileOffset), Note.Message});
+        {Lines.locate(absoluteFileName(Note.FilePath, Error.BuildDirectory),
+                      Note.FileOffset),
+         Note.Message});
   for (const auto &[File, Replacements] : Error.Message.Fix)
     for (const tooling::Replacement &R : Replacements) {
       FindingFix Fix;
-      Fix.File = R.getFilePath().str();
+      Fix.File = absoluteFileName(R.getFilePath(), Error.BuildDirectory);
       Fix.Offset = R.getOffset();
       Fix.Length = R.getLength();
       Fix.Replacement = R.getReplacementText().str();

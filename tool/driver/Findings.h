@@ -86,6 +86,17 @@ private:
 std::vector<Finding> toFindings(const std::vector<ClangTidyError> &Errors,
                                 SourceLines &Lines, llvm::StringRef Root);
 
+/// \p Path as a reader opens it: absolute, a relative name (a header found
+/// through a relative -I) taken from \p BuildDirectory (the compile
+/// command's directory, not ours), without `.` parts. This is the name a
+/// PCH gives the file too, so a finding in a header prints the same name
+/// whether the parse started from a preamble or not.
+std::string absoluteFileName(llvm::StringRef Path,
+                             llvm::StringRef BuildDirectory);
+/// Renames each message's, note's and range's file by absoluteFileName (not
+/// the fixes': FixApplier resolves those against the build directory).
+void absoluteFileNames(std::vector<ClangTidyError> &Errors);
+
 /// \p Path relative to \p Root when it lies below it.
 std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root);
 

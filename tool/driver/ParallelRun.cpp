@@ -1,6 +1,7 @@
 //===--- ParallelRun.cpp - clang-tidy over many files, N at a time --------===//
 
 #include "tool/driver/ParallelRun.h"
+#include "tool/driver/Findings.h"
 #include "tool/driver/CudaCompilationDatabase.h"
 
 #include "tool/driver/HeaderPairing.h"
@@ -449,6 +450,8 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                                     /*Quiet=*/true);
           Run.Stats = Context.getStats();
         }
+        // Headers named as a PCH names them (Findings.h), in both ways.
+        absoluteFileNames(Run.Errors);
         setThreadMemoryAccount(nullptr);
         std::scoped_lock Lock(Watched->Mutex);
         return !Watched->Abandoned[I];

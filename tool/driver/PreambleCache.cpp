@@ -245,8 +245,8 @@ std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
 
 namespace {
 
-constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 6";
-constexpr uint32_t PayloadVersion = 5;
+constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 7";
+constexpr uint32_t PayloadVersion = 6;
 
 /// How the PCH bytes of an entry are stored: as they are, or compressed
 /// with zstd at its fastest level (when LLVM has it). A file's own
@@ -277,11 +277,23 @@ class BuildCallbacks : public PreambleCallbacks {
 public:
   static constexpr int NoOffender = INT_MAX;
 
-  BuildCallbacks(const LeadingIncludes &Scan, ContentHasher &Hasher)
-      : Scan(Scan), Hasher(Hasher) {}
+  /// \p SharedPch: the path of the shared PCH the build is chained on, or
+  /// empty.
+  BuildCallbacks(const LeadingIncludes &Scan, ContentHasher &Hasher,
+                 llvm::StringRef SharedPch)
+      : Scan(Scan), Hasher(Hasher), SharedPch(SharedPch) {}
 
   void BeforeExecute(CompilerInstance &CI) override {
     SM = &CI.getSourceManager();
+    Compiler = &CI;
+  }
+
+  /// The CUDA deferred diagnostics of the user headers, named by the IDs
+  /// the PCH gives their functions (DeferredDiagnostics.h).
+  void AfterPCHEmitted(ASTWriter &Writer) override {
+    if (Compiler)
+      DeferredRecorded =
+          recordDeferredDiagnostics(*Compiler, Writer, SharedPch, Deferred);
   }
 
   std::unique_ptr<PPCallbacks> createPPCallbacks() override {
@@ -345,6 +357,8 @@ public:
   std::vector<Preamble::SkippedRange> Skipped;
   uint32_t Span = 0;
   std::vector<std::pair<std::string, std::string>> UserFilesRead;
+  std::vector<DeferredFunction> Deferred;
+  bool DeferredRecorded = true;
 
 private:
   /// The offsets of the user files entered, from the main file's start;
@@ -371,13 +385,10 @@ private:
           static_cast<uint32_t>(Start.getRawEncoding() - Main);
     }
     // A deferred diagnostic in user code is reported by a full parse when
-    // device code calls the function; the PCH does not keep it.
-    if (CI.hasSema())
-      for (const auto &Entry : CI.getSema().DeviceDeferredDiags)
-        for (const PartialDiagnosticAt &Diag : Entry.second)
-          if (Diag.first.isValid() &&
-              !Sources.isInSystemHeader(Sources.getExpansionLoc(Diag.first)))
-            Replayable = false;
+    // device code calls the function; the PCH does not keep it, the record
+    // does (AfterPCHEmitted) when it can.
+    if (!DeferredRecorded)
+      Replayable = false;
     HeaderSearch *Search = CI.hasPreprocessor()
                                ? &CI.getPreprocessor().getHeaderSearchInfo()
                                : nullptr;
@@ -438,13 +449,13 @@ private:
       SM.getFileManager().makeAbsolutePath(Path);
       llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
       // The PCH names its files by absolute paths without `.` parts; a
-      // full parse names a file as it was looked up, and findings in the
-      // header print that name: the same only when it is already so.
-      if (Path != File->getName())
-        Owner.Replayable = false;
+      // full parse names a file as it was looked up (Preamble::UserFile::
+      // LookedUpAs says what that changes).
       Owner.EnteredIndex[FID] = static_cast<uint32_t>(Owner.EnteredIDs.size());
       Owner.EnteredIDs.push_back(FID);
-      Owner.UserFiles.push_back({std::string(Path), 0});
+      Owner.UserFiles.push_back(
+          {std::string(Path), 0,
+           Path != File->getName() ? File->getName().str() : std::string()});
     }
 
     void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
@@ -476,7 +487,9 @@ private:
 
   const LeadingIncludes &Scan;
   ContentHasher &Hasher;
+  std::string SharedPch;
   const SourceManager *SM = nullptr;
+  CompilerInstance *Compiler = nullptr;
 };
 
 std::string pchPathFor(const Digest &Key) {
@@ -583,7 +596,8 @@ PreambleCache::build(const CompilerInvocation &Invocation,
         CompilerInstance::createDiagnostics(*BuildFS, Copy.getDiagnosticOpts(),
                                             &Counter,
                                             /*ShouldOwnClient=*/false);
-    BuildCallbacks Callbacks(Scan, Hasher);
+    BuildCallbacks Callbacks(Scan, Hasher,
+                             Shared ? llvm::StringRef(Shared->PchPath) : "");
     Lookups->clear();
     llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
         Copy, &MainBuffer, Bounds, Diags, BuildFS, PCHOps,
@@ -617,9 +631,11 @@ PreambleCache::build(const CompilerInvocation &Invocation,
       Result->Skipped = std::move(Callbacks.Skipped);
       Result->Span = Callbacks.Span;
       Result->UserFilesRead = std::move(Callbacks.UserFilesRead);
+      Result->Deferred = std::move(Callbacks.Deferred);
       if (Result->UserFiles.empty()) {
         Result->Skipped.clear();
         Result->Span = 0;
+        Result->Deferred.clear();
       }
       Result->Built.emplace(std::move(*Built));
       break;
@@ -699,6 +715,7 @@ void PreambleCache::store(const Digest &Key, const Preamble &P,
   for (const Preamble::UserFile &F : P.UserFiles) {
     Meta.str(F.Path);
     Meta.u32(F.Offset);
+    Meta.str(F.LookedUpAs);
   }
   Meta.u32(static_cast<uint32_t>(P.Skipped.size()));
   for (const Preamble::SkippedRange &R : P.Skipped) {
@@ -711,6 +728,7 @@ void PreambleCache::store(const Digest &Key, const Preamble &P,
     Meta.str(Path);
     Meta.str(Hash);
   }
+  writeDeferredFunctions(Meta, P.Deferred);
   llvm::SmallVector<uint8_t, 0> Compressed;
   llvm::StringRef Stored = P.Usable ? P.Pch : llvm::StringRef();
   PchCodec Codec = PchCodec::Raw;
@@ -771,10 +789,11 @@ PreambleCache::load(const Digest &Key,
   uint32_t Files = 0;
   uint32_t Ranges = 0;
   uint32_t Read = 0;
-  Ok = Ok && In.u32(Result->Span) && In.count(Files, 4 + 4);
+  Ok = Ok && In.u32(Result->Span) && In.count(Files, 4 + 4 + 4);
   for (uint32_t I = 0; Ok && I < Files; ++I) {
     Preamble::UserFile F;
-    Ok = In.str(F.Path) && In.u32(F.Offset) && !F.Path.empty() &&
+    Ok = In.str(F.Path) && In.u32(F.Offset) && In.str(F.LookedUpAs) &&
+         !F.Path.empty() &&
          F.Offset < Result->Span;
     Result->UserFiles.push_back(std::move(F));
   }
@@ -791,7 +810,9 @@ PreambleCache::load(const Digest &Key,
     Ok = In.str(F.first) && In.str(F.second);
     Result->UserFilesRead.push_back(std::move(F));
   }
-  Ok = Ok && (Usable || (Files == 0 && Ranges == 0 && Read == 0));
+  Ok = Ok && readDeferredFunctions(In, Result->Span, Result->Deferred);
+  Ok = Ok && (Usable || (Files == 0 && Ranges == 0 && Read == 0 &&
+                         Result->Deferred.empty()));
   uint8_t CodecByte = 0;
   uint64_t PchSize = 0;
   Ok = Ok && In.u8(CodecByte) &&
@@ -1251,6 +1272,26 @@ void PreambleCache::replayUserFiles(const Preamble &P, const SourceManager &SM,
         Start.getLocWithOffset(static_cast<SourceLocation::IntTy>(Range.Begin)),
         Start.getLocWithOffset(static_cast<SourceLocation::IntTy>(Range.End)));
   }
+}
+
+unsigned PreambleCache::restoreDeferredDiagnostics(const Preamble &P,
+                                                   CompilerInstance &CI) {
+  if (P.Deferred.empty())
+    return 0;
+  // The distance from the PCH's main file, as replayUserFiles.
+  const SourceManager &SM = CI.getSourceManager();
+  const FileID Main = SM.getPreambleFileID();
+  SourceLocation Base =
+      Main.isValid() ? SM.getLocForStartOfFile(Main) : SourceLocation();
+  constexpr uint64_t MaxOffset = 1ULL
+                                 << (8 * sizeof(SourceLocation::UIntTy) - 1);
+  if (Base.isValid() &&
+      (!SM.isLoadedSourceLocation(Base) ||
+       static_cast<uint64_t>(Base.getRawEncoding()) + P.Span > MaxOffset))
+    Base = SourceLocation();
+  return driver::restoreDeferredDiagnostics(
+      P.Deferred, P.PchPath, P.Shared ? llvm::StringRef(P.Shared->PchPath) : "",
+      Base, P.Span, CI);
 }
 
 void PreambleCache::apply(const Preamble &P, const LeadingIncludes &Scan,

@@ -52,17 +52,27 @@
 //    (replayUserFiles, GridSyncLaunchCheck.h PreambleReplay), as the same
 //    FileIDs a full parse gives; the matchers' walk reads the user headers'
 //    top-level declarations back from the PCH (TidyRunner.cpp), and --fix
-//    gets the bytes the build read of them (UserFilesRead). The preamble is
-//    cut before the first include line that enters a user header, as
-//    before, when that cannot be exact: the build emitted a diagnostic, a
-//    user header holds a CUDA deferred diagnostic (a PCH drops it), a
-//    skipped range does not end in the file it began in, or a header's
-//    name is not an absolute path without `.` parts (the PCH names it so;
-//    a full parse prints findings under the name it was found by); and
-//    before any line under which __BASE_FILE__ is expanded (it names the
-//    synthetic main file). Since a header is named by the folder it was
-//    found in, the include folders as given are in the key of a preamble
-//    that may hold user headers; in a run of several files whose folders
+//    gets the bytes the build read of them (UserFilesRead). The CUDA
+//    deferred diagnostics of the user headers (an error in a __host__
+//    __device__ function that counts only if device code reaches it),
+//    which a PCH drops, are recorded when the PCH is written and given
+//    back to Sema before the end of the translation unit
+//    (DeferredDiagnostics.h; TidyRunner's PreambleDeferredDiagnostics),
+//    where clang decides which to report as in a full parse. A header
+//    found by a relative name or one with `.` parts is named absolutely by
+//    the PCH; the findings are named so with or without a preamble
+//    (Findings.h absoluteFileNames), and a file whose header or line
+//    filters (matched by clang-tidy against the name the parse has) tell
+//    the two names apart is parsed without the preamble
+//    (Preamble::UserFile::LookedUpAs). The preamble is cut before the
+//    first include line that enters a user header, as before, when that
+//    cannot be exact: the build emitted a diagnostic, a user header's
+//    deferred diagnostic cannot be recorded exactly, or a skipped range
+//    does not end in the file it began in; and before any line under
+//    which __BASE_FILE__ is expanded (it names the synthetic main file).
+//    Since a header is named by the folder it was found in, the include
+//    folders as given are in the key of a preamble that may hold user
+//    headers; in a run of several files whose folders
 //    have `.` or `..` parts (flagsKey gives them one key, so that they
 //    share preambles) the old cut is kept. CUDA_TIDY_PREAMBLE_SYSTEM_ONLY=1
 //    keeps the old cut always (it is in the key).
@@ -93,10 +103,9 @@
 //    preamble is built (-fpch-instantiate-templates), not again at the end
 //    of every file that uses it.
 //
-// One difference is known and left: CUDA's deferred diagnostics (an error
-// in a __host__ __device__ function that only counts if the function is
-// emitted for the device) recorded while the headers were parsed are not
-// in a PCH. A full parse reports one only when the file's device code
+// One difference is known and left: the deferred diagnostics of system
+// headers are not recorded (DeferredDiagnostics.h records those of user
+// headers). A full parse reports one only when the file's device code
 // calls such a function; the corpus's preambles hold 1 to 5 of them, in
 // constexpr members of libstdc++'s std::string and char_traits and one
 // lambda of cuda_runtime.h. Code that did call one would not compile with
@@ -108,6 +117,7 @@
 #define CUDA_TIDY_TOOL_DRIVER_PREAMBLECACHE_H
 
 #include "tool/driver/CacheStore.h"
+#include "tool/driver/DeferredDiagnostics.h"
 
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
@@ -123,6 +133,7 @@
 #include <vector>
 
 namespace clang {
+class CompilerInstance;
 class CompilerInvocation;
 class DiagnosticConsumer;
 class SourceManager;
@@ -196,6 +207,13 @@ struct Preamble {
     /// Where its first entry starts, from the start of the preamble's main
     /// file, in the build's source locations (the PCH keeps the distance).
     uint32_t Offset = 0;
+    /// The name a full parse knows it by, when that is not Path: a header
+    /// found through a relative -I, or a name with `.` parts. The findings
+    /// name it by Path either way (absoluteFileNames), but clang-tidy's
+    /// header and line filters match the name the parse has: a file whose
+    /// filters tell the two apart does not start from this preamble
+    /// (headerNamesAgree).
+    std::string LookedUpAs;
   };
   std::vector<UserFile> UserFiles;
   /// A range #if skipped in the first entry of UserFiles[File] (offsets in
@@ -212,6 +230,11 @@ struct Preamble {
   /// The files in user folders the build read, with FixApplier's
   /// contentHash of the bytes (FileRun::UserFilesRead, for --fix).
   std::vector<std::pair<std::string, std::string>> UserFilesRead;
+
+  /// CUDA's deferred diagnostics recorded while the user headers were
+  /// parsed; a parse from the preamble gives them back to Sema
+  /// (DeferredDiagnostics.h).
+  std::vector<DeferredFunction> Deferred;
 };
 
 /// How the preamble for one compile was obtained (for --time-checks and the
@@ -271,6 +294,13 @@ public:
   static void replayUserFiles(const Preamble &P, const SourceManager &SM,
                               std::vector<FileID> &Files,
                               std::vector<SourceRange> &Skipped);
+
+  /// Gives \p CI's Sema the deferred diagnostics \p P recorded
+  /// (Preamble::Deferred), for a compile started from \p P, before the end
+  /// of its translation unit. Returns how many functions could not be read
+  /// back (0 when all were).
+  static unsigned restoreDeferredDiagnostics(const Preamble &P,
+                                             CompilerInstance &CI);
 
   /// The key of the flags a preamble is built with: the cc1 command line
   /// without the main file's name, plus the working directory.

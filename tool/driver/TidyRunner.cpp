@@ -8,6 +8,7 @@
 #include "tool/driver/MemoryBudget.h"
 #include "tool/driver/FixApplier.h"
 #include "tool/driver/PerArchFindings.h"
+#include "tool/driver/Findings.h"
 
 #include "checks/analysis/LaunchIndex.h"
 
@@ -202,58 +203,66 @@ private:
   const Preamble *P;
 };
 
-/// Reads a preamble's roots for CUDA's deferred diagnostics only when there
-/// is a deferred diagnostic to look for. At the end of the translation unit
-/// Sema::emitDeferredDiags reads back from the PCH every function the
-/// headers define that it might have to walk (a tenth of a warm run, each
-/// one deserialized), and then returns at once if no deferred diagnostic
-/// was recorded, which is the common case: it reads the list before it
-/// tests that. Testing first gives the same diagnostics without the read.
-/// (Deferred diagnostics recorded while the preamble was built are not in
-/// the PCH at all; PreambleCache.h says what that leaves out.)
-class DeferredDiagnosticRootsOnDemand : public MultiplexExternalSemaSource {
+/// CUDA's deferred diagnostics over a preamble, given to Sema at the end of
+/// the translation unit (Sema::emitDeferredDiags, which first asks the
+/// external source for the functions to walk from):
+/// - the ones the preamble's build recorded in user headers
+///   (DeferredDiagnostics.h): a PCH drops them, and a full parse reports
+///   them when the file's device code reaches the function;
+/// - and the PCH's list of functions to walk, read only when there is a
+///   deferred diagnostic to look for. emitDeferredDiags reads back every
+///   function the headers define that it might have to walk (a tenth of a
+///   warm run, each one deserialized) and then returns at once if none was
+///   recorded, the common case: testing first gives the same diagnostics
+///   without the read.
+/// It is the compile's external Sema source before Sema attaches the PCH
+/// reader, which Sema then adds to it (Sema::addExternalSource adds to a
+/// multiplexing source), so it stands in front of the reader; the end of
+/// the main file (a PPCallbacks' EndOfMainFile) comes after the end of the
+/// translation unit and would be too late.
+class PreambleDeferredDiagnostics : public MultiplexExternalSemaSource {
 public:
-  DeferredDiagnosticRootsOnDemand(Sema &S,
-                                  IntrusiveRefCntPtr<ExternalSemaSource> Inner)
+  PreambleDeferredDiagnostics(CompilerInstance &Compiler, const Preamble &P)
       : MultiplexExternalSemaSource(
-            std::move(Inner), llvm::makeIntrusiveRefCnt<ExternalSemaSource>()),
-        S(S) {}
+            llvm::makeIntrusiveRefCnt<ExternalSemaSource>(),
+            llvm::makeIntrusiveRefCnt<ExternalSemaSource>()),
+        Compiler(Compiler), P(P) {}
+
+  void InitializeSema(Sema &S) override {
+    MultiplexExternalSemaSource::InitializeSema(S);
+    TheSema = &S;
+  }
+
+  void ForgetSema() override {
+    MultiplexExternalSemaSource::ForgetSema();
+    TheSema = nullptr;
+  }
 
   void ReadDeclsToCheckForDeferredDiags(
       llvm::SmallSetVector<Decl *, 4> &Decls) override {
+    if (!TheSema)
+      return MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(
+          Decls);
+    if (!Restored) {
+      Restored = true;
+      PreambleCache::restoreDeferredDiagnostics(P, Compiler);
+    }
     // The condition emitDeferredDiags returns on, with the list unread.
-    if (S.DeviceDeferredDiags.empty() && !S.getLangOpts().OpenMP)
+    if (TheSema->DeviceDeferredDiags.empty() && !TheSema->getLangOpts().OpenMP)
       return;
-    MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(Decls);
-  }
-
-private:
-  Sema &S;
-};
-
-/// Puts DeferredDiagnosticRootsOnDemand in front of the PCH reader once the
-/// main file is parsed: Sema attaches the reader only after the AST
-/// consumer is initialized, and the end of the translation unit, where the
-/// list is read, comes after the end of the main file.
-class DeferredRootsAtEndOfMainFile : public PPCallbacks {
-public:
-  explicit DeferredRootsAtEndOfMainFile(CompilerInstance &Compiler)
-      : Compiler(Compiler) {}
-  void EndOfMainFile() override {
-    if (Installed || !Compiler.hasSema())
-      return;
-    Sema &S = Compiler.getSema();
-    if (!S.ExternalSource)
-      return;
-    S.ExternalSource =
-        llvm::makeIntrusiveRefCnt<DeferredDiagnosticRootsOnDemand>(
-            S, S.ExternalSource);
-    Installed = true;
+    // The headers' functions first, as a full parse met them: the walk's
+    // order decides which caller a "called by" note names.
+    llvm::SmallSetVector<Decl *, 4> InOrder;
+    MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(InOrder);
+    InOrder.insert(Decls.begin(), Decls.end());
+    Decls = std::move(InOrder);
   }
 
 private:
   CompilerInstance &Compiler;
-  bool Installed = false;
+  const Preamble &P;
+  Sema *TheSema = nullptr;
+  bool Restored = false;
 };
 
 /// What one file's run learns between the compile command and the end.
@@ -290,9 +299,37 @@ struct FileState {
   std::string CommandArch;
   std::vector<CommandFindings> PerCommand;
   void closeCommand() {
-    PerCommand.push_back({CommandArch, Consumer->take()});
+    std::vector<ClangTidyError> Errors = Consumer->take();
+    absoluteFileNames(Errors);
+    PerCommand.push_back({CommandArch, std::move(Errors)});
   }
 };
+
+/// Whether clang-tidy's header and line filters give each user header of
+/// \p P the same verdict under the name the PCH gives it as under the one
+/// a full parse gives it (Preamble::UserFile::LookedUpAs): if not, the
+/// file is parsed without the preamble, since the findings kept would
+/// differ.
+bool headerNamesAgree(const Preamble &P, const ClangTidyOptions &Options,
+                      const ClangTidyGlobalOptions &Global) {
+  std::optional<llvm::Regex> Header, Exclude;
+  for (const Preamble::UserFile &File : P.UserFiles) {
+    if (File.LookedUpAs.empty())
+      continue;
+    if (!Header) {
+      Header.emplace(Options.HeaderFilterRegex.value_or(""));
+      Exclude.emplace(Options.ExcludeHeaderFilterRegex.value_or(""));
+    }
+    for (llvm::Regex *Filter : {&*Header, &*Exclude})
+      if (Filter->match(File.Path) != Filter->match(File.LookedUpAs))
+        return false;
+    for (const FileFilter &Lines : Global.LineFilter)
+      if (llvm::StringRef(File.Path).ends_with(Lines.Name) !=
+          llvm::StringRef(File.LookedUpAs).ends_with(Lines.Name))
+        return false;
+  }
+  return true;
+}
 
 llvm::StringSet<> recordNames(llvm::StringRef Dir) {
   llvm::StringSet<> Names;
@@ -406,6 +443,13 @@ public:
           PCHOps, State.Source);
       if (Caches.PreambleAcquired)
         Caches.PreambleAcquired();
+      if (State.UsedPreamble &&
+          !headerNamesAgree(*State.UsedPreamble,
+                            Context.getOptionsForFile(MainPath),
+                            Context.getGlobalOptions())) {
+        State.UsedPreamble.reset();
+        State.Source = PreambleSource::None;
+      }
       if (State.UsedPreamble) {
         PreambleCache::apply(*State.UsedPreamble, Scan, State.Source,
                              *Invocation, *BaseFS,
@@ -435,9 +479,11 @@ private:
                                                    StringRef File) override {
       std::unique_ptr<ASTConsumer> Consumer =
           Owner.ConsumerFactory.createASTConsumer(Compiler, File);
+      // Before createSema, which adds it, then the PCH reader.
       if (Owner.State.UsedPreamble)
-        Compiler.getPreprocessor().addPPCallbacks(
-            std::make_unique<DeferredRootsAtEndOfMainFile>(Compiler));
+        Compiler.setExternalSemaSource(
+            llvm::makeIntrusiveRefCnt<PreambleDeferredDiagnostics>(
+                Compiler, *Owner.State.UsedPreamble));
       const bool PreambleHasUserCode =
           Owner.State.UsedPreamble && !Owner.State.UsedPreamble->UserFiles.empty();
       if (Consumer && !Owner.Context.getOptions().SystemHeaders.value_or(false))
