@@ -153,7 +153,7 @@ public:
     std::optional<PreambleLocation> At = location(Diag.first);
     if (!At)
       return std::nullopt;
-    Result.At = std::move(*At);
+    Result.At = *At;
     const DiagnosticStorage *Storage = Diag.second.getStorage();
     if (!Storage->FixItHints.empty())
       return std::nullopt;
@@ -163,7 +163,7 @@ public:
       if (!Begin || !End)
         return std::nullopt;
       Result.Ranges.push_back(
-          {std::move(*Begin), std::move(*End), Range.isTokenRange()});
+          {*Begin, *End, Range.isTokenRange()});
     }
     ArgumentFormats Formats;
     scanArgumentFormats(
@@ -520,7 +520,7 @@ bool readDeferredFunctions(PayloadReader &In, uint32_t Span,
             !In.u8(Token) || Token > 1)
           return false;
         R.TokenRange = Token;
-        D.Ranges.push_back(std::move(R));
+        D.Ranges.push_back(R);
       }
       F.Diagnostics.push_back(std::move(D));
     }

@@ -240,9 +240,10 @@ public:
 
   void ReadDeclsToCheckForDeferredDiags(
       llvm::SmallSetVector<Decl *, 4> &Decls) override {
-    if (!TheSema)
-      return MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(
-          Decls);
+    if (!TheSema) {
+      MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(Decls);
+      return;
+    }
     if (!Restored) {
       Restored = true;
       PreambleCache::restoreDeferredDiagnostics(P, Compiler);
