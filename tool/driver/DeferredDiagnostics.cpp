@@ -22,8 +22,9 @@ namespace clang::tidy::cuda::driver {
 
 namespace {
 
-constexpr SourceLocation::UIntTy MacroBit = SourceLocation::UIntTy(1)
-                                            << (8 * sizeof(SourceLocation::UIntTy) - 1);
+constexpr SourceLocation::UIntTy MacroBit =
+    static_cast<SourceLocation::UIntTy>(1)
+    << (8 * sizeof(SourceLocation::UIntTy) - 1);
 
 /// The index just past the brace that closes the one before \p I (or the
 /// end), as FormatDiagnostic's ScanFormat reads nested formats: a `%`
@@ -36,9 +37,9 @@ size_t closingBrace(llvm::StringRef F, size_t I) {
       I += 2;
       continue;
     }
-    if (C == '{')
+    if (C == '{') {
       ++Depth;
-    else if (C == '}') {
+    } else if (C == '}') {
       if (Depth == 0)
         return I;
       --Depth;
@@ -186,7 +187,9 @@ public:
       if (Kind == DiagnosticsEngine::ak_std_string) {
         Arg.Text = Storage->DiagArgumentsStr[I];
       } else if (Kind == DiagnosticsEngine::ak_c_string) {
+        // Clang stores the pointer arguments of a diagnostic as integers.
         const char *Text =
+            // NOLINTNEXTLINE(performance-no-int-to-ptr)
             reinterpret_cast<const char *>(Storage->DiagArgumentsVal[I]);
         Arg.Text = Text ? Text : "(null)";
       } else if (isIntegerKind(Kind)) {
@@ -194,6 +197,7 @@ public:
         Arg.Value = Storage->DiagArgumentsVal[I];
       } else if (Kind == DiagnosticsEngine::ak_identifierinfo) {
         const auto *Id =
+            // NOLINTNEXTLINE(performance-no-int-to-ptr)
             reinterpret_cast<const IdentifierInfo *>(Storage->DiagArgumentsVal[I]);
         if (Format.Ambiguous || !Format.Modifier.empty() || !Id)
           return std::nullopt;

@@ -313,15 +313,17 @@ struct FileState {
 /// differ.
 bool headerNamesAgree(const Preamble &P, const ClangTidyOptions &Options,
                       const ClangTidyGlobalOptions &Global) {
-  std::optional<llvm::Regex> Header, Exclude;
+  const bool AnyRenamed = llvm::any_of(P.UserFiles, [](const auto &File) {
+    return !File.LookedUpAs.empty();
+  });
+  if (!AnyRenamed)
+    return true;
+  llvm::Regex Header(Options.HeaderFilterRegex.value_or(""));
+  llvm::Regex Exclude(Options.ExcludeHeaderFilterRegex.value_or(""));
   for (const Preamble::UserFile &File : P.UserFiles) {
     if (File.LookedUpAs.empty())
       continue;
-    if (!Header) {
-      Header.emplace(Options.HeaderFilterRegex.value_or(""));
-      Exclude.emplace(Options.ExcludeHeaderFilterRegex.value_or(""));
-    }
-    for (llvm::Regex *Filter : {&*Header, &*Exclude})
+    for (llvm::Regex *Filter : {&Header, &Exclude})
       if (Filter->match(File.Path) != Filter->match(File.LookedUpAs))
         return false;
     for (const FileFilter &Lines : Global.LineFilter)
