@@ -748,11 +748,57 @@ TEST(LeadingIncludesTest, TakesCommentsAndIncludeLines) {
   EXPECT_EQ(Text.substr(Scan.Includes[2].End).take_front(9), "namespace");
 }
 
-TEST(LeadingIncludesTest, StopsAtEverythingElse) {
-  EXPECT_EQ(spellings("#define N 4\n#include <a.h>\n"),
-            std::vector<std::string>{});
-  EXPECT_EQ(spellings("#include <a.h>\n#ifdef X\n#include <b.h>\n#endif\n"),
+TEST(LeadingIncludesTest, TakesDirectiveBlocksWhole) {
+  // cuda-samples' shape: a Windows-only block among the include lines.
+  llvm::StringRef Text = "#include <math.h>\n"
+                         "#ifdef _WIN32\n"
+                         "#  define WINDOWS_LEAN_AND_MEAN // why\n"
+                         "\n"
+                         "/* one-line */\n"
+                         "#  if defined(X)\n#include \"x.h\"\n#  else\n#  endif\n"
+                         "#include <windows.h>\n"
+                         "#endif /* _WIN32 */\n"
+                         "#define N 4\n"
+                         "#undef M\n"
+                         "#include <cuda_runtime.h>\n"
+                         "int main();\n";
+  LeadingIncludes Scan = scanLeadingIncludes(Text);
+  ASSERT_EQ(Scan.Includes.size(), 5u);
+  EXPECT_EQ(Scan.Includes[0].Spelling, "<math.h>");
+  EXPECT_TRUE(llvm::StringRef(Scan.Includes[1].Spelling).starts_with("#ifdef _WIN32\n"));
+  EXPECT_TRUE(llvm::StringRef(Scan.Includes[1].Spelling).ends_with("#endif /* _WIN32 */\n"));
+  EXPECT_EQ(Text.substr(Scan.Includes[1].Begin,
+                        Scan.Includes[1].End - Scan.Includes[1].Begin),
+            Scan.Includes[1].Spelling);
+  EXPECT_EQ(Scan.Includes[2].Spelling, "#define N 4\n");
+  EXPECT_EQ(Scan.Includes[3].Spelling, "#undef M\n");
+  EXPECT_EQ(Scan.Includes[4].Spelling, "<cuda_runtime.h>");
+  // The block may include a quoted header: the folder is in the key.
+  EXPECT_TRUE(Scan.HasQuoted);
+  EXPECT_EQ(Text.substr(Scan.Includes[4].End), "int main();\n");
+}
+
+TEST(LeadingIncludesTest, StopsAtBlocksWithCodeOrDoubt) {
+  // Code in the block, even where the condition is false.
+  EXPECT_EQ(spellings("#include <a.h>\n#ifdef X\nint x;\n#endif\n#include <b.h>\n"),
             std::vector<std::string>{"<a.h>"});
+  // An unterminated block, an #endif without its #if.
+  EXPECT_EQ(spellings("#ifdef X\n#include <b.h>\n"), std::vector<std::string>{});
+  EXPECT_EQ(spellings("#endif\n#include <a.h>\n"), std::vector<std::string>{});
+  // A continued line, a block comment over lines, #line.
+  EXPECT_EQ(spellings("#define F(x) \\\n  (x)\n#include <a.h>\n"),
+            std::vector<std::string>{});
+  EXPECT_EQ(spellings("#ifdef X\n/* a\n#include <b.h> */\n#endif\n"),
+            std::vector<std::string>{});
+  EXPECT_EQ(spellings("#if 1\n#line 40\n#endif\n"), std::vector<std::string>{});
+  // The last line without its newline.
+  EXPECT_EQ(spellings("#ifdef X\n#endif"), std::vector<std::string>{});
+  // Only #if/#ifdef/#ifndef open a block; #define and #undef are lines.
+  EXPECT_EQ(spellings("#pragma once\n#include <a.h>\n"),
+            std::vector<std::string>{});
+}
+
+TEST(LeadingIncludesTest, StopsAtEverythingElse) {
   EXPECT_EQ(spellings("#include <a.h>\n#include HEADER\n#include <b.h>\n"),
             std::vector<std::string>{"<a.h>"});
   EXPECT_EQ(spellings("#include_next <a.h>\n"), std::vector<std::string>{});

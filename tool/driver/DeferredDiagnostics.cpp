@@ -440,6 +440,28 @@ unsigned restoreDeferredDiagnostics(llvm::ArrayRef<DeferredFunction> Functions,
   return Lost;
 }
 
+std::optional<std::vector<Decl *>>
+declarationsFromPch(llvm::ArrayRef<uint64_t> IDs, llvm::StringRef PchPath,
+                    CompilerInstance &CI) {
+  IntrusiveRefCntPtr<ASTReader> Reader = CI.getASTReader();
+  serialization::ModuleFile *Pch = moduleFile(Reader.get(), PchPath);
+  if (!Pch || !CI.hasASTContext())
+    return std::nullopt;
+  const TranslationUnitDecl *TU = CI.getASTContext().getTranslationUnitDecl();
+  std::vector<Decl *> Decls;
+  Decls.reserve(IDs.size());
+  for (const uint64_t Local : IDs) {
+    Decl *D = Reader->GetDecl(
+        Reader->getGlobalDeclID(*Pch, LocalDeclID::get(*Reader, *Pch, Local)));
+    // (An ID of another build's PCH would name some other declaration,
+    // maybe a nested one: the check keeps that from the walk.)
+    if (!D || D->getLexicalDeclContext() != TU)
+      return std::nullopt;
+    Decls.push_back(D);
+  }
+  return Decls;
+}
+
 namespace {
 
 void writeLocation(PayloadWriter &Out, const PreambleLocation &L) {

@@ -39,11 +39,13 @@
 #include "llvm/ADT/StringRef.h"
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace clang {
 class ASTWriter;
+class Decl;
 class CompilerInstance;
 class Sema;
 } // namespace clang
@@ -135,6 +137,13 @@ unsigned restoreDeferredDiagnostics(llvm::ArrayRef<DeferredFunction> Functions,
                                     llvm::StringRef SharedPch,
                                     SourceLocation Base, uint32_t Span,
                                     CompilerInstance &CI);
+
+/// The declarations the PCH at \p PchPath, loaded by \p CI as its
+/// preamble, gives the IDs \p IDs (its writer's LocalDeclIDs), in order;
+/// nothing when one of them cannot be read back as a top-level declaration.
+std::optional<std::vector<Decl *>>
+declarationsFromPch(llvm::ArrayRef<uint64_t> IDs, llvm::StringRef PchPath,
+                    CompilerInstance &CI);
 
 /// The cache entry's form (PreambleCache's payload); the reader rejects
 /// a Local offset not below \p Span.

@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -390,6 +391,10 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     /// until the process ends.
     std::vector<std::unique_ptr<MemoryAccount>> Memory;
     size_t Completed = 0;
+    /// Signalled when a file completes, so that the watch ends as soon as
+    /// the last one does rather than at its next poll (a single edited
+    /// file's re-lint is 0.1 to 0.2 s: a 20 ms poll was a tenth of it).
+    std::condition_variable CompletedChanged;
   };
   auto Watched = std::make_shared<Watch>();
   Watched->Running.assign(Files.size(), 0);
@@ -549,6 +554,7 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         Watched->Running[I] = 0;
         ++Watched->Completed;
       }
+      Watched->CompletedChanged.notify_all();
       if (!FocusIds[I].empty()) {
         llvm::erase_if(Errors, [&](const ClangTidyError &Error) {
           return !isCompilerError(Error) &&
@@ -595,7 +601,12 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     for (;;) {
       std::vector<std::pair<size_t, bool>> Late; // file, over memory
       {
-        std::scoped_lock Lock(Watched->Mutex);
+        std::unique_lock Lock(Watched->Mutex);
+        // The limits are checked every 20 ms, or at once when the last
+        // file completes.
+        Watched->CompletedChanged.wait_for(
+            Lock, std::chrono::milliseconds(20),
+            [&] { return Watched->Completed == Files.size(); });
         if (Watched->Completed == Files.size())
           break;
         const auto Now = std::chrono::steady_clock::now();
@@ -643,7 +654,6 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         }
         Start(); // the other files keep their workers
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
   for (unsigned J = 0; J < Threads.size(); ++J) {

@@ -14,6 +14,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Sema/Sema.h"
+#include "clang/Serialization/ASTWriter.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -30,6 +31,80 @@ namespace clang::tidy::cuda::driver {
 //===----------------------------------------------------------------------===//
 // The leading include lines
 //===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The name of the directive whose `#` is at \p Hash (`if`, `define`...).
+llvm::StringRef directiveName(llvm::StringRef Text, size_t Hash) {
+  size_t J = Hash + 1;
+  while (J < Text.size() && (Text[J] == ' ' || Text[J] == '\t'))
+    ++J;
+  size_t K = J;
+  while (K < Text.size() && (llvm::isAlnum(Text[K]) || Text[K] == '_'))
+    ++K;
+  return Text.slice(J, K);
+}
+
+/// Whether \p Code (a line from its first non-blank) is empty or a
+/// comment that ends on it.
+bool commentOnly(llvm::StringRef Code) {
+  Code = Code.rtrim(" \t\f\v");
+  if (Code.empty() || Code.starts_with("//"))
+    return true;
+  return Code.starts_with("/*") && Code.find("*/", 2) + 2 == Code.size();
+}
+
+/// Where the preamble line that starts with the directive at \p Hash ends
+/// (just past a newline), when it is one the scan takes whole: a #define
+/// or #undef line, or a conditional block (#if/#ifdef/#ifndef to its
+/// #endif) of directives, blank lines and comments only, such as
+/// cuda-samples' `#ifdef _WIN32 ... #include <windows.h> ... #endif` among
+/// its include lines. Such a preamble never ends inside a conditional.
+/// Conservative: no line continued by a backslash, no block comment
+/// spanning lines, no #line; nullopt otherwise.
+std::optional<size_t> directiveBlockEnd(llvm::StringRef Text, size_t Hash) {
+  const llvm::StringRef First = directiveName(Text, Hash);
+  const bool Single = First == "define" || First == "undef";
+  if (!Single && First != "if" && First != "ifdef" && First != "ifndef")
+    return std::nullopt;
+  unsigned Depth = 0;
+  size_t At = Hash;
+  while (At < Text.size()) {
+    const size_t NL = Text.find('\n', At);
+    if (NL == llvm::StringRef::npos)
+      return std::nullopt; // the last line needs its newline
+    llvm::StringRef Line = Text.slice(At, NL).rtrim("\r");
+    if (Line.ends_with("\\"))
+      return std::nullopt;
+    // An unclosed block comment (or a `/*` in a string): too clever.
+    const size_t Open = Line.rfind("/*");
+    if (Open != llvm::StringRef::npos &&
+        Line.find("*/", Open + 2) == llvm::StringRef::npos)
+      return std::nullopt;
+    const llvm::StringRef Code = Line.ltrim(" \t\f\v");
+    if (Code.starts_with("#")) {
+      const llvm::StringRef Name =
+          directiveName(Text, static_cast<size_t>(Code.data() - Text.data()));
+      if (Name == "line" || Name.empty())
+        return std::nullopt;
+      if (Name == "if" || Name == "ifdef" || Name == "ifndef") {
+        ++Depth;
+      } else if (Name == "endif") {
+        if (Depth == 0)
+          return std::nullopt;
+        --Depth;
+      }
+    } else if (!commentOnly(Code)) {
+      return std::nullopt; // code
+    }
+    At = NL + 1;
+    if (Depth == 0)
+      return At;
+  }
+  return std::nullopt;
+}
+
+} // namespace
 
 LeadingIncludes scanLeadingIncludes(llvm::StringRef Text) {
   LeadingIncludes Result;
@@ -95,6 +170,18 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Text) {
     NoteCommentEnd();
     if (C != '#' || !LineClean)
       break;
+    // A conditional block of directives only, or a #define / #undef line:
+    // one line of the preamble, whose text is its spelling.
+    if (std::optional<size_t> End = directiveBlockEnd(Text, I)) {
+      Result.Includes.push_back({static_cast<unsigned>(LineStart),
+                                 static_cast<unsigned>(*End),
+                                 Text.slice(LineStart, *End).str()});
+      Result.HasQuoted |= Text.slice(LineStart, *End).contains('"');
+      I = *End;
+      LineStart = I;
+      LineClean = true;
+      continue;
+    }
     // `#`, blanks, `include`, blanks, a header name, then only blanks and
     // comments up to the newline.
     size_t J = I + 1;
@@ -245,19 +332,21 @@ std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
 
 namespace {
 
-constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 7";
-constexpr uint32_t PayloadVersion = 6;
+constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 8";
+constexpr uint32_t PayloadVersion = 7;
 
 /// How the PCH bytes of an entry are stored: as they are, or compressed
-/// with zstd at its fastest level (when LLVM has it). A file's own
-/// preamble is compressed: zstd -1 takes a PCH to 0.6 of its size at
-/// 200 MB/s, and the cache folder after a cold run of a whole project is
+/// with zstd (when LLVM has it). A file's own preamble is compressed:
+/// zstd -1 takes a PCH to 0.6 of its size at 200 MB/s, zstd -3 to 6 %
+/// less than that at 90 MB/s (the cuda-samples database's cold cache: 402 MB
+/// at -1, over the 400 MB of issue 21; -5 saves 1.5 % more at half the
+/// speed), and the cache folder after a cold run of a whole project is
 /// mostly such preambles (docs/performance.md, "A cache with a budget").
 /// A load then decompresses all of it (some 20 ms for 10 MiB) where an
 /// uncompressed entry is mapped and read only where clang looks; so the
 /// shared preamble, which every parse of its flags loads, is kept raw.
 enum class PchCodec : uint8_t { Raw = 0, Zstd = 1 };
-constexpr int PchZstdLevel = llvm::compression::zstd::BestSpeedCompression;
+constexpr int PchZstdLevel = 3;
 
 /// The synthetic main files' names start so (TidyRunner skips them).
 constexpr llvm::StringLiteral SyntheticPrefix = ".cuda-tidy-preamble-";
@@ -289,11 +378,44 @@ public:
   }
 
   /// The CUDA deferred diagnostics of the user headers, named by the IDs
-  /// the PCH gives their functions (DeferredDiagnostics.h).
+  /// the PCH gives their functions (DeferredDiagnostics.h), and the user
+  /// headers' top-level declarations, by the same IDs.
   void AfterPCHEmitted(ASTWriter &Writer) override {
-    if (Compiler)
-      DeferredRecorded =
-          recordDeferredDiagnostics(*Compiler, Writer, SharedPch, Deferred);
+    if (!Compiler)
+      return;
+    DeferredRecorded =
+        recordDeferredDiagnostics(*Compiler, Writer, SharedPch, Deferred);
+    recordUserDecls(Writer);
+  }
+
+  /// Keeps the system headers' declarations out of the PCH's list of
+  /// unused file-scoped declarations. Sema lists every static function and
+  /// variable not yet used, and at the end of each parse that starts from
+  /// the PCH it reads the whole list back (deserializing each declaration)
+  /// to warn about those still unused: a tenth of a warm re-lint of a
+  /// cuda-samples file. In a system header that warning is never shown
+  /// (unless -Wsystem-headers, which keeps the list whole), so the entries
+  /// of system headers are dropped as each top-level declaration is handed
+  /// over; the list is otherwise as the parse made it. (A function first
+  /// declared in a system header and defined, unused, in user code is the
+  /// one case whose -Wunused-function this loses.)
+  void HandleTopLevelDecl(DeclGroupRef) override {
+    if (!Compiler || !Compiler->hasSema() ||
+        !Compiler->getDiagnostics().getSuppressSystemWarnings())
+      return;
+    Sema &S = Compiler->getSema();
+    const SourceManager &Sources = S.getSourceManager();
+    auto &Unused = S.UnusedFileScopedDecls;
+    auto From = Unused.begin(nullptr, /*LocalOnly=*/true) + UnusedSeen;
+    auto Kept = std::remove_if(From, Unused.end(),
+                               [&](const DeclaratorDecl *D) {
+                                 const SourceLocation Loc = D->getLocation();
+                                 return Loc.isValid() &&
+                                        Sources.isInSystemHeader(
+                                            Sources.getExpansionLoc(Loc));
+                               });
+    Unused.erase(Kept, Unused.end());
+    UnusedSeen = Unused.end() - Unused.begin(nullptr, /*LocalOnly=*/true);
   }
 
   std::unique_ptr<PPCallbacks> createPPCallbacks() override {
@@ -359,8 +481,37 @@ public:
   std::vector<std::pair<std::string, std::string>> UserFilesRead;
   std::vector<DeferredFunction> Deferred;
   bool DeferredRecorded = true;
+  std::vector<uint64_t> UserDecls;
+  bool UserDeclsExact = true;
+  std::vector<std::pair<uint32_t, uint32_t>> MainSkipped;
 
 private:
+  /// Preamble::UserDecls: the top-level declarations this build made in
+  /// user files, as userTopLevelDecls in TidyRunner.cpp picks them from a
+  /// full parse, by the writer's IDs.
+  void recordUserDecls(ASTWriter &Writer) {
+    if (!Compiler->hasASTContext())
+      return;
+    const SourceManager &Sources = Compiler->getSourceManager();
+    TranslationUnitDecl *TU = Compiler->getASTContext().getTranslationUnitDecl();
+    for (Decl *D : TU->noload_decls()) {
+      const SourceLocation Loc = D->getLocation();
+      if (D->isFromASTFile() || Loc.isInvalid() ||
+          Sources.isInSystemHeader(Sources.getExpansionLoc(Loc)))
+        continue;
+      const uint64_t ID =
+          Writer.wasDeclEmitted(D) ? Writer.getDeclID(D).getRawValue() : 0;
+      if (ID == 0) {
+        UserDeclsExact = false;
+        return;
+      }
+      UserDecls.push_back(ID);
+    }
+  }
+
+  /// How many of Sema's unused declarations were looked at (the list's
+  /// own index type).
+  int UnusedSeen = 0;
   /// The offsets of the user files entered, from the main file's start;
   /// the bytes read of files in user folders (for --fix).
   void noteUserFiles(CompilerInstance &CI, SourceManager &Sources) {
@@ -461,6 +612,15 @@ private:
     void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
       const SourceManager &SM = *Owner.SM;
       std::pair<FileID, unsigned> Begin = SM.getDecomposedLoc(Range.getBegin());
+      if (Begin.first == SM.getMainFileID()) {
+        // A conditional block among the leading include lines.
+        std::pair<FileID, unsigned> End = SM.getDecomposedLoc(Range.getEnd());
+        if (End.first == Begin.first && End.second >= Begin.second)
+          Owner.MainSkipped.emplace_back(Begin.second, End.second);
+        else
+          Owner.Replayable = false;
+        return;
+      }
       auto It = Owner.EnteredIndex.find(Begin.first);
       if (It == Owner.EnteredIndex.end())
         return; // not in a user file's first entry: no check looks at it
@@ -470,6 +630,23 @@ private:
         return;
       }
       Owner.Skipped.push_back({It->second, Begin.second, End.second});
+    }
+
+    /// A macro defined in the main file's part the preamble would hold:
+    /// its definition would be the PCH's, in the PCH's own main file, and
+    /// a note that a finding is "expanded from macro" would lose its file
+    /// and line. The preamble is cut before the line (or block) that
+    /// defines it. (A #define in a branch #if skipped defines nothing.)
+    void MacroDefined(const Token &Name, const MacroDirective *) override {
+      const SourceManager &SM = *Owner.SM;
+      std::pair<FileID, unsigned> At = SM.getDecomposedLoc(Name.getLocation());
+      if (At.first != SM.getMainFileID())
+        return;
+      for (unsigned I = 0; I < Owner.Scan.Includes.size(); ++I)
+        if (Owner.Scan.Includes[I].Begin <= At.second &&
+            At.second < Owner.Scan.Includes[I].End)
+          Owner.HardOffender =
+              std::min(Owner.HardOffender, static_cast<int>(I));
     }
 
     void MacroExpands(const Token &Name, const MacroDefinition &,
@@ -632,10 +809,15 @@ PreambleCache::build(const CompilerInvocation &Invocation,
       Result->Span = Callbacks.Span;
       Result->UserFilesRead = std::move(Callbacks.UserFilesRead);
       Result->Deferred = std::move(Callbacks.Deferred);
+      Result->UserDeclsExact = Callbacks.UserDeclsExact;
+      Result->MainSkipped = std::move(Callbacks.MainSkipped);
+      if (Callbacks.UserDeclsExact)
+        Result->UserDecls = std::move(Callbacks.UserDecls);
       if (Result->UserFiles.empty()) {
         Result->Skipped.clear();
         Result->Span = 0;
         Result->Deferred.clear();
+        Result->UserDecls.clear();
       }
       Result->Built.emplace(std::move(*Built));
       break;
@@ -729,6 +911,15 @@ void PreambleCache::store(const Digest &Key, const Preamble &P,
     Meta.str(Hash);
   }
   writeDeferredFunctions(Meta, P.Deferred);
+  Meta.u8(P.UserDeclsExact);
+  Meta.u32(static_cast<uint32_t>(P.UserDecls.size()));
+  for (const uint64_t ID : P.UserDecls)
+    Meta.u64(ID);
+  Meta.u32(static_cast<uint32_t>(P.MainSkipped.size()));
+  for (const auto &[Begin, End] : P.MainSkipped) {
+    Meta.u32(Begin);
+    Meta.u32(End);
+  }
   llvm::SmallVector<uint8_t, 0> Compressed;
   llvm::StringRef Stored = P.Usable ? P.Pch : llvm::StringRef();
   PchCodec Codec = PchCodec::Raw;
@@ -811,8 +1002,26 @@ PreambleCache::load(const Digest &Key,
     Result->UserFilesRead.push_back(std::move(F));
   }
   Ok = Ok && readDeferredFunctions(In, Result->Span, Result->Deferred);
+  uint8_t DeclsExact = 0;
+  uint32_t Decls = 0;
+  Ok = Ok && In.u8(DeclsExact) && DeclsExact <= 1 && In.count(Decls, 8);
+  Result->UserDeclsExact = DeclsExact != 0;
+  for (uint32_t I = 0; Ok && I < Decls; ++I) {
+    uint64_t ID = 0;
+    Ok = In.u64(ID) && ID != 0;
+    Result->UserDecls.push_back(ID);
+  }
+  uint32_t MainRanges = 0;
+  Ok = Ok && In.count(MainRanges, 8);
+  for (uint32_t I = 0; Ok && I < MainRanges; ++I) {
+    uint32_t Begin = 0;
+    uint32_t End = 0;
+    Ok = In.u32(Begin) && In.u32(End) && Begin <= End;
+    Result->MainSkipped.emplace_back(Begin, End);
+  }
   Ok = Ok && (Usable || (Files == 0 && Ranges == 0 && Read == 0 &&
-                         Result->Deferred.empty()));
+                         Result->Deferred.empty() && Decls == 0 &&
+                         MainRanges == 0));
   uint8_t CodecByte = 0;
   uint64_t PchSize = 0;
   Ok = Ok && In.u8(CodecByte) &&
@@ -891,7 +1100,8 @@ LeadingIncludes firstLines(const LeadingIncludes &Scan, unsigned Count) {
   Cut.Includes.resize(std::min<size_t>(Count, Scan.Includes.size()));
   Cut.HasQuoted =
       llvm::any_of(Cut.Includes, [](const LeadingIncludes::Line &L) {
-        return llvm::StringRef(L.Spelling).starts_with("\"");
+        // (A quoted include, or a directive block that may hold one.)
+        return llvm::StringRef(L.Spelling).contains('"');
       });
   return Cut;
 }
@@ -1272,6 +1482,17 @@ void PreambleCache::replayUserFiles(const Preamble &P, const SourceManager &SM,
         Start.getLocWithOffset(static_cast<SourceLocation::IntTy>(Range.Begin)),
         Start.getLocWithOffset(static_cast<SourceLocation::IntTy>(Range.End)));
   }
+  // The ranges #if skipped in the main file's part the preamble holds: the
+  // same bytes at the same offsets in the real main file.
+  const FileID RealMain = SM.getMainFileID();
+  if (RealMain.isInvalid())
+    return;
+  const SourceLocation MainStart = SM.getLocForStartOfFile(RealMain);
+  for (const auto &[Begin, End] : P.MainSkipped)
+    if (End <= SM.getFileIDSize(RealMain))
+      Skipped.emplace_back(
+          MainStart.getLocWithOffset(static_cast<SourceLocation::IntTy>(Begin)),
+          MainStart.getLocWithOffset(static_cast<SourceLocation::IntTy>(End)));
 }
 
 unsigned PreambleCache::restoreDeferredDiagnostics(const Preamble &P,

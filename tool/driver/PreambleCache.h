@@ -141,12 +141,15 @@ class SourceManager;
 
 namespace clang::tidy::cuda::driver {
 
-/// The leading `#include` lines of a file.
+/// The leading `#include` lines of a file (and the directive lines
+/// among them that a preamble takes whole).
 struct LeadingIncludes {
   struct Line {
     unsigned Begin = 0;   ///< Offset of the line's first byte.
-    unsigned End = 0;     ///< Offset just past its newline.
-    std::string Spelling; ///< `<cuda/std/span>` or `"util.cuh"`.
+    unsigned End = 0;     ///< Offset just past its (last) newline.
+    /// `<cuda/std/span>` or `"util.cuh"`; for a #define/#undef line or a
+    /// conditional block of directives, its text.
+    std::string Spelling;
   };
   std::vector<Line> Includes;
   bool HasQuoted = false;
@@ -161,9 +164,11 @@ struct LeadingIncludes {
   }
 };
 
-/// Scans \p Text from its start over blank lines, comments and plain
-/// #include lines, stopping at the first other directive or token.
-/// (Nothing is taken from a file that starts with a byte-order mark.)
+/// Scans \p Text from its start over blank lines, comments, plain
+/// #include lines, #define/#undef lines, and conditional blocks that hold
+/// directives only (each block one line: a preamble never ends inside
+/// one), stopping at the first other directive or token. (Nothing is taken
+/// from a file that starts with a byte-order mark.)
 LeadingIncludes scanLeadingIncludes(llvm::StringRef Text);
 
 /// What the preamble of a file's include lines is identified by, apart
@@ -235,6 +240,20 @@ struct Preamble {
   /// parsed; a parse from the preamble gives them back to Sema
   /// (DeferredDiagnostics.h).
   std::vector<DeferredFunction> Deferred;
+
+  /// The top-level declarations of the user headers, by the IDs the PCH
+  /// gives them (LocalDeclID), in the order the build made them. A parse
+  /// from the preamble walks these rather than reading every top-level
+  /// declaration of the PCH back to find the user's (a seventh of a warm
+  /// re-lint): userDeclsFromPch. Not exact (some not written): the parse
+  /// reads them all, as before.
+  std::vector<uint64_t> UserDecls;
+  bool UserDeclsExact = true;
+
+  /// The ranges #if skipped in the main file's part the preamble covers (a
+  /// conditional block among the leading include lines: see
+  /// scanLeadingIncludes), as offsets in the main file.
+  std::vector<std::pair<uint32_t, uint32_t>> MainSkipped;
 };
 
 /// How the preamble for one compile was obtained (for --time-checks and the

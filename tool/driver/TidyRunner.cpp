@@ -80,13 +80,16 @@ private:
 /// suite.
 /// The top-level declarations of the user's code: those this parse made
 /// that are not in a system header, after those of the user headers the
-/// preamble holds (\p PreambleHasUserCode), in the order a full parse makes
-/// them. noload_decls: without reading the preamble's list back from the
-/// PCH when it holds system headers only, whose declarations are left out
-/// anyway.
-std::vector<Decl *> userTopLevelDecls(ASTContext &Ctx,
-                                      bool PreambleHasUserCode) {
+/// preamble \p P holds (if any), in the order a full parse makes them.
+/// The preamble's are read back by the IDs its build recorded
+/// (Preamble::UserDecls); only when those are not exact is every top-level
+/// declaration of the PCH read back to pick the user's (the system headers'
+/// are most of them: a seventh of a warm re-lint). noload_decls: without
+/// reading the PCH's list back when the preamble holds system headers only.
+std::vector<Decl *> userTopLevelDecls(CompilerInstance &CI, const Preamble *P) {
+  ASTContext &Ctx = CI.getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
+  const bool PreambleHasUserCode = P && !P->UserFiles.empty();
   std::vector<Decl *> UserDecls;
   auto Add = [&](Decl *D) {
     SourceLocation Loc = D->getLocation();
@@ -97,27 +100,41 @@ std::vector<Decl *> userTopLevelDecls(ASTContext &Ctx,
     UserDecls.push_back(D);
   };
   TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
-  if (PreambleHasUserCode)
-    llvm::for_each(TU->decls(), Add);
-  else
+  if (!PreambleHasUserCode) {
     llvm::for_each(TU->noload_decls(), Add);
+    return UserDecls;
+  }
+  // (The shared preamble holds what the driver force-includes: system
+  // headers. Were it to hold user code, its declarations are read too.)
+  if (P->UserDeclsExact && (!P->Shared || P->Shared->UserFiles.empty())) {
+    if (std::optional<std::vector<Decl *>> FromPch =
+            declarationsFromPch(P->UserDecls, P->PchPath, CI)) {
+      UserDecls = std::move(*FromPch);
+      for (Decl *D : TU->noload_decls())
+        if (!D->isFromASTFile())
+          Add(D);
+      return UserDecls;
+    }
+  }
+  llvm::for_each(TU->decls(), Add);
   return UserDecls;
 }
 
 class UserCodeScope : public MultiplexConsumer {
 public:
-  UserCodeScope(std::unique_ptr<ASTConsumer> Inner, bool PreambleHasUserCode)
-      : MultiplexConsumer(std::move(Inner)),
-        PreambleHasUserCode(PreambleHasUserCode) {}
+  UserCodeScope(std::unique_ptr<ASTConsumer> Inner, CompilerInstance &CI,
+                const Preamble *P)
+      : MultiplexConsumer(std::move(Inner)), CI(CI), P(P) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    std::vector<Decl *> UserDecls = userTopLevelDecls(Ctx, PreambleHasUserCode);
+    std::vector<Decl *> UserDecls = userTopLevelDecls(CI, P);
     Ctx.setTraversalScope(UserDecls);
     MultiplexConsumer::HandleTranslationUnit(Ctx);
     Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
   }
 
 private:
-  bool PreambleHasUserCode;
+  CompilerInstance &CI;
+  const Preamble *P;
 };
 
 /// Once the checks have run on a translation unit with compiler errors:
@@ -127,16 +144,15 @@ private:
 class FunctionsNotAnalyzed : public MultiplexConsumer {
 public:
   FunctionsNotAnalyzed(std::unique_ptr<ASTConsumer> Inner,
-                       std::vector<std::string> &Names,
-                       bool PreambleHasUserCode)
-      : MultiplexConsumer(std::move(Inner)), Names(Names),
-        PreambleHasUserCode(PreambleHasUserCode) {}
+                       std::vector<std::string> &Names, CompilerInstance &CI,
+                       const Preamble *P)
+      : MultiplexConsumer(std::move(Inner)), Names(Names), CI(CI), P(P) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     MultiplexConsumer::HandleTranslationUnit(Ctx);
     if (!Ctx.getDiagnostics().hasErrorOccurred())
       return;
     Finder Find(Ctx.getSourceManager(), Names);
-    for (Decl *D : userTopLevelDecls(Ctx, PreambleHasUserCode))
+    for (Decl *D : userTopLevelDecls(CI, P))
       Find.TraverseDecl(D);
   }
 
@@ -179,7 +195,8 @@ private:
     llvm::DenseSet<unsigned> Seen;
   };
   std::vector<std::string> &Names;
-  bool PreambleHasUserCode;
+  CompilerInstance &CI;
+  const Preamble *P;
 };
 
 /// Shows the checks what a full parse's preprocessor callbacks see of the
@@ -188,7 +205,7 @@ private:
 class ReplayFromPreamble : public PreambleReplay {
 public:
   explicit ReplayFromPreamble(const Preamble *P) : P(P) {
-    if (P && !P->UserFiles.empty())
+    if (P && (!P->UserFiles.empty() || !P->MainSkipped.empty()))
       PreambleReplay::set(this);
   }
   ~ReplayFromPreamble() override { PreambleReplay::set(nullptr); }
@@ -487,15 +504,14 @@ private:
         Compiler.setExternalSemaSource(
             llvm::makeIntrusiveRefCnt<PreambleDeferredDiagnostics>(
                 Compiler, *Owner.State.UsedPreamble));
-      const bool PreambleHasUserCode =
-          Owner.State.UsedPreamble && !Owner.State.UsedPreamble->UserFiles.empty();
+      const Preamble *From = Owner.State.UsedPreamble.get();
       if (Consumer && !Owner.Context.getOptions().SystemHeaders.value_or(false))
         Consumer = std::make_unique<UserCodeScope>(std::move(Consumer),
-                                                   PreambleHasUserCode);
+                                                   Compiler, From);
       if (Consumer)
         Consumer = std::make_unique<FunctionsNotAnalyzed>(
-            std::move(Consumer), Owner.State.FunctionsNotAnalyzed,
-            PreambleHasUserCode);
+            std::move(Consumer), Owner.State.FunctionsNotAnalyzed, Compiler,
+            From);
       if (Owner.Caches.TimeChecks && Consumer)
         return std::make_unique<TimedConsumer>(std::move(Consumer),
                                                Owner.State.AnalysisSeconds);
