@@ -2,7 +2,7 @@
 
 #include "checks/ClusterExitSyncCheck.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/ClusterExits.h"
+#include "checks/analysis/protocols/ClusterExits.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

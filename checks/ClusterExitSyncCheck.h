@@ -4,7 +4,7 @@
 // memory, through cluster.map_shared_rank and its kin) on a path to the
 // kernel's exit with no cluster barrier after it: the block whose shared
 // memory it is may have exited, and its shared memory with it. The note says
-// where the path leaves. The facts are analysis/ClusterExits.h's; a cluster
+// where the path leaves. The facts are analysis/protocols/ClusterExits.h's; a cluster
 // barrier under divergent control flow is cuda-divergent-barrier's finding.
 //
 //===----------------------------------------------------------------------===//

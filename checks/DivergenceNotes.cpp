@@ -2,8 +2,8 @@
 
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/BlockExtentGuards.h"
-#include "checks/analysis/CooperativeGroups.h"
+#include "checks/analysis/divergence/BlockExtentGuards.h"
+#include "checks/analysis/api/CooperativeGroups.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang/AST/ASTContext.h"

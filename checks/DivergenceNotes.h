@@ -11,8 +11,8 @@
 #ifndef CUDA_TIDY_CHECKS_DIVERGENCENOTES_H
 #define CUDA_TIDY_CHECKS_DIVERGENCENOTES_H
 
-#include "checks/analysis/DivergenceAnalysis.h"
-#include "checks/analysis/Uniformity.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
+#include "checks/analysis/core/Uniformity.h"
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,12 +1,12 @@
 //===--- DivergentBarrierCheck.cpp - cuda-divergent-barrier ---------------===//
 
 #include "checks/DivergentBarrierCheck.h"
-#include "checks/analysis/BlockExtentGuards.h"
-#include "checks/analysis/SharedExchange.h"
+#include "checks/analysis/divergence/BlockExtentGuards.h"
+#include "checks/analysis/memory/SharedExchange.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/CallSummaries.h"
-#include "checks/analysis/CudaBuiltins.h"
+#include "checks/analysis/divergence/CallSummaries.h"
+#include "checks/analysis/api/CudaBuiltins.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

@@ -3,7 +3,7 @@
 #include "checks/DivergentGroupCreationCheck.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/CudaBuiltins.h"
+#include "checks/analysis/api/CudaBuiltins.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

@@ -17,9 +17,9 @@
 #ifndef CUDA_TIDY_CHECKS_DIVERGENTGROUPCREATIONCHECK_H
 #define CUDA_TIDY_CHECKS_DIVERGENTGROUPCREATIONCHECK_H
 
-#include "checks/analysis/CooperativeGroups.h"
-#include "checks/analysis/DivergenceAnalysis.h"
-#include "checks/analysis/Uniformity.h"
+#include "checks/analysis/api/CooperativeGroups.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
+#include "checks/analysis/core/Uniformity.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"

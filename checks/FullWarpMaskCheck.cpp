@@ -3,9 +3,9 @@
 #include "checks/FullWarpMaskCheck.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/BlockExtentGuards.h"
-#include "checks/analysis/CudaBuiltins.h"
-#include "checks/analysis/WarpMasks.h"
+#include "checks/analysis/divergence/BlockExtentGuards.h"
+#include "checks/analysis/api/CudaBuiltins.h"
+#include "checks/analysis/lanes/WarpMasks.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -99,7 +99,7 @@ fullMaskSite(const CallExpr *Call, const FunctionDecl *FD,
 }
 
 /// A warp intrinsic whose mask is a parameter of \p FD passed on unchanged:
-/// full or not at each call of \p FD (analysis/WarpMasks.h).
+/// full or not at each call of \p FD (analysis/lanes/WarpMasks.h).
 std::optional<FullWarpMaskCheck::MaskSite>
 parametricMaskSite(const CallExpr *Call, const FunctionDecl *FD,
                    ASTContext &Ctx) {

@@ -15,7 +15,7 @@
 #ifndef CUDA_TIDY_CHECKS_FULLWARPMASKCHECK_H
 #define CUDA_TIDY_CHECKS_FULLWARPMASKCHECK_H
 
-#include "checks/analysis/DivergenceAnalysis.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"

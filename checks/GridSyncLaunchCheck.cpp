@@ -1,8 +1,8 @@
 //===--- GridSyncLaunchCheck.cpp - cuda-grid-sync-launch ------------------===//
 
 #include "checks/GridSyncLaunchCheck.h"
-#include "checks/analysis/GridSyncReachability.h"
-#include "checks/analysis/KernelLaunch.h"
+#include "checks/analysis/launch/GridSyncReachability.h"
+#include "checks/analysis/launch/KernelLaunch.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

@@ -6,7 +6,7 @@
 // launches, cooperative launches whose grid is sized by the data rather than
 // by an occupancy query, and the multi-device cooperative API CUDA 13
 // removed. With ProjectIndexDir set (the standalone cuda-tidy does), it also
-// records what another file needs to know (analysis/LaunchIndex.h), in that
+// records what another file needs to know (analysis/launch/LaunchIndex.h), in that
 // folder only when it is trusted (the run's own, or CUDA_TIDY_INDEX_DIR's).
 //
 //===----------------------------------------------------------------------===//
@@ -14,7 +14,7 @@
 #ifndef CUDA_TIDY_CHECKS_GRIDSYNCLAUNCHCHECK_H
 #define CUDA_TIDY_CHECKS_GRIDSYNCLAUNCHCHECK_H
 
-#include "checks/analysis/LaunchIndex.h"
+#include "checks/analysis/launch/LaunchIndex.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
@@ -30,7 +30,7 @@ class GridSyncReachability;
 /// What the check's preprocessor callbacks would have seen of a precompiled
 /// preamble's part of a file: the user's files it entered and the ranges #if
 /// skipped in them. The standalone cuda-tidy parses files from preambles
-/// that hold user headers (tool/driver/PreambleCache.h) and sets one for
+/// that hold user headers (tool/driver/cache/PreambleCache.h) and sets one for
 /// the compiles of a thread; clang-tidy sets none.
 class PreambleReplay {
 public:

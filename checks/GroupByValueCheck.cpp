@@ -1,7 +1,7 @@
 //===--- GroupByValueCheck.cpp - cuda-group-by-value ----------------------===//
 
 #include "checks/GroupByValueCheck.h"
-#include "checks/analysis/CooperativeGroups.h"
+#include "checks/analysis/api/CooperativeGroups.h"
 
 #include "clang-tidy/utils/DeclRefExprUtils.h"
 #include "clang/AST/ASTContext.h"

@@ -2,10 +2,10 @@
 
 #include "checks/ImplicitWarpSyncCheck.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/DivergenceAnalysis.h"
-#include "checks/analysis/GlobalAccesses.h"
-#include "checks/analysis/SharedAccesses.h"
-#include "checks/analysis/WarpExchanges.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
+#include "checks/analysis/memory/GlobalAccesses.h"
+#include "checks/analysis/memory/SharedAccesses.h"
+#include "checks/analysis/memory/WarpExchanges.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

@@ -7,7 +7,7 @@
 // the lanes of a warp are scheduled independently, and nothing orders one
 // lane's store before another lane's load without a warp barrier.
 //
-// The facts are cuda-shared-memory-race's (analysis/SharedAccesses.h) at warp
+// The facts are cuda-shared-memory-race's (analysis/memory/SharedAccesses.h) at warp
 // barrier scope: `__syncwarp()`, a group's `sync()` and block barriers end an
 // interval. A read is reported when it can see another lane's write of one
 // interval and every pair of threads the two accesses conflict through is in
@@ -22,7 +22,7 @@
 // The same question for global memory (a per-warp scratch buffer passed as a
 // kernel parameter, written at `base + lane` and read at `base + (lane ^ 1)`)
 // and for the tile a warp's `wmma::store_matrix_sync` writes, read by the
-// warp's lanes with plain loads (analysis/GlobalAccesses.h): one warning per
+// warp's lanes with plain loads (analysis/memory/GlobalAccesses.h): one warning per
 // buffer and interval at the first racing read, a note at the write or the
 // store, and a `__syncwarp();` fix-it before each racing read's statement
 // when the write is in an earlier statement of the same block.

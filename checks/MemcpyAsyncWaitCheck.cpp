@@ -2,7 +2,7 @@
 
 #include "checks/MemcpyAsyncWaitCheck.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/AsyncCopies.h"
+#include "checks/analysis/protocols/AsyncCopies.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

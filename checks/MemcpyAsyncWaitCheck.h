@@ -7,7 +7,7 @@
 // wait completed only this thread's copies and no block barrier followed
 // before a read of another thread's cell. Also a cuda::aligned_size_t<N>
 // promise on a pointer provably not N-byte aligned. The facts are
-// analysis/AsyncCopies.h's; this check reports them.
+// analysis/protocols/AsyncCopies.h's; this check reports them.
 //
 //===----------------------------------------------------------------------===//
 

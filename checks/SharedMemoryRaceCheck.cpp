@@ -3,7 +3,7 @@
 #include "checks/SharedMemoryRaceCheck.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/SharedAccesses.h"
+#include "checks/analysis/memory/SharedAccesses.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

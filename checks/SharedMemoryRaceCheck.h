@@ -3,9 +3,9 @@
 // Two accesses to one `__shared__` variable race when different threads of a
 // block make them, at least one writes (atomics do not race with atomics),
 // and no block barrier separates them: they lie in one barrier interval
-// (analysis/BarrierIntervals.h), also around a loop's back edge. A pair is
+// (analysis/memory/BarrierIntervals.h), also around a loop's back edge. A pair is
 // reported only when the analysis shows two threads and a cell
-// (analysis/SharedAccesses.h), one warning per variable and interval, at the
+// (analysis/memory/SharedAccesses.h), one warning per variable and interval, at the
 // access that comes later, with the count of pairs. Threads of one warp only
 // are cuda-implicit-warp-sync's concern, not this rule's. A store of a
 // block-uniform value by every thread (`s = 0;`) is benign and not reported.

@@ -3,8 +3,8 @@
 #include "checks/WarpMaskMismatchCheck.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/DivergenceAnalysis.h"
-#include "checks/analysis/WarpLaneSets.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
+#include "checks/analysis/lanes/WarpLaneSets.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"

@@ -2,7 +2,7 @@
 //
 // Compares the lane mask of each warp intrinsic (`__shfl*_sync`, votes,
 // `__match_*_sync`, `__reduce_*_sync`, `__syncwarp`) with the lanes that can
-// reach the call (analysis/WarpLaneSets.h). The Programming Guide: each
+// reach the call (analysis/lanes/WarpLaneSets.h). The Programming Guide: each
 // calling thread must have its own bit set in the mask, and every
 // non-exited thread the mask names must execute the same intrinsic with the
 // same mask. Reported, when the mask is known (a constant, a macro, a
@@ -30,7 +30,7 @@
 #ifndef CUDA_TIDY_CHECKS_WARPMASKMISMATCHCHECK_H
 #define CUDA_TIDY_CHECKS_WARPMASKMISMATCHCHECK_H
 
-#include "checks/analysis/WarpLaneSets.h"
+#include "checks/analysis/lanes/WarpLaneSets.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

@@ -1,8 +1,8 @@
 //===--- AnalysisManager.cpp - per-TU cache of divergence results ---------===//
 
 #include "checks/analysis/AnalysisManager.h"
-#include "checks/analysis/CompileErrors.h"
-#include "checks/analysis/SharedAccesses.h"
+#include "checks/analysis/core/CompileErrors.h"
+#include "checks/analysis/memory/SharedAccesses.h"
 #include "llvm/ADT/bit.h"
 
 #include "clang/AST/ASTContext.h"

@@ -14,9 +14,9 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_ANALYSISMANAGER_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_ANALYSISMANAGER_H
 
-#include "checks/analysis/CallSummaries.h"
-#include "checks/analysis/DivergenceAnalysis.h"
-#include "checks/analysis/LaunchShape.h"
+#include "checks/analysis/divergence/CallSummaries.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
+#include "checks/analysis/launch/LaunchShape.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"

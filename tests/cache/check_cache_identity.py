@@ -103,7 +103,7 @@ def main():
     for dirpath, _, names in sorted(os.walk(lit_root)):
         # The reference run is plain clang-tidy, which parses a file once as
         # it is; the nvcc spellings these inputs hold are repaired only by
-        # the cached runs (tool/driver/NvccSpellingRepair.h), so the two
+        # the cached runs (tool/driver/config/NvccSpellingRepair.h), so the two
         # differ there by design (tests/lit/cli/nvcc-spelling-repairs.test).
         if os.path.basename(dirpath) == "nvcc-spellings":
             continue

@@ -33,12 +33,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tool/driver/CacheStore.h"
-#include "tool/driver/ConfigValidation.h"
-#include "tool/driver/CudaCompilationDatabase.h"
-#include "tool/driver/Gates.h"
-#include "tool/driver/ProjectConfig.h"
-#include "tool/driver/ResultCache.h"
+#include "tool/driver/cache/CacheStore.h"
+#include "tool/driver/config/ConfigValidation.h"
+#include "tool/driver/config/CudaCompilationDatabase.h"
+#include "tool/driver/report/Gates.h"
+#include "tool/driver/config/ProjectConfig.h"
+#include "tool/driver/cache/ResultCache.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"

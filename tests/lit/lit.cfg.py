@@ -45,7 +45,7 @@ if sanitized:
 else:
     config.available_features.add("plugin")
     # --file-memory-limit counts the allocator, which a sanitizer build
-    # replaces (tool/driver/MemoryBudget.h).
+    # replaces (tool/driver/support/MemoryBudget.h).
     config.available_features.add("memory-budget")
 
 script = os.path.join(config.test_source_root, "check_cuda_tidy.py")

@@ -1,7 +1,7 @@
 //===--- CheckTestHarness.cpp - run cuda-tidy checks on in-memory code ----===//
 
 #include "tests/unit/CheckTestHarness.h"
-#include "tool/driver/CudaToolkit.h"
+#include "tool/driver/config/CudaToolkit.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"

@@ -1,0 +1,358 @@
+//===--- DivergenceBodyScan.cpp - the solver's setup ----------------------===//
+//
+// Before the fixed point: which locals the function has, which of them
+// escape (address taken, bound to a reference, captured by reference,
+// changed by a call), the calls, the CFG and its blocks, and where each
+// variable is defined.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/analysis/divergence/DivergenceSolver.h"
+
+namespace clang::tidy::cuda::analysis {
+
+using namespace divergence;
+
+namespace divergence {
+
+/// The local variable an lvalue is part of (`s.f`, `a[i][j]` -> `s`, `a`),
+/// collecting the subscripts on the way, or nullptr when the lvalue is
+/// reached through a pointer or is not a local.
+const VarDecl *rootVariable(const Expr *E,
+                            llvm::SmallVectorImpl<const Expr *> *Indices) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (Var && Var->hasLocalStorage() && !Var->getType()->isReferenceType())
+        return Var;
+      return nullptr;
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      if (Member->isArrow() || !isa<FieldDecl>(Member->getMemberDecl()))
+        return nullptr;
+      E = Member->getBase();
+      continue;
+    }
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Decay =
+          dyn_cast<ImplicitCastExpr>(Subscript->getBase()->IgnoreParens());
+      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+        return nullptr;
+      if (Indices)
+        Indices->push_back(Subscript->getIdx());
+      E = Decay->getSubExpr();
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      if (Cast->getCastKind() == CK_NoOp ||
+          Cast->getCastKind() == CK_DerivedToBase ||
+          Cast->getCastKind() == CK_UncheckedDerivedToBase) {
+        E = Cast->getSubExpr();
+        continue;
+      }
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// The local whose address a pointer expression takes (`&x`, `&a[i]`, an
+/// array decaying to a pointer), or nullptr.
+const VarDecl *addressedVariable(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+    if (Unary->getOpcode() == UO_AddrOf)
+      return rootVariable(Unary->getSubExpr(), nullptr);
+  return nullptr;
+}
+
+bool isWritableIndirection(QualType T) {
+  if (T->isReferenceType())
+    return !T.getNonReferenceType().isConstQualified();
+  if (T->isPointerType())
+    return !T->getPointeeType().isConstQualified();
+  return false;
+}
+
+} // namespace divergence
+
+namespace {
+
+/// Collects what the dataflow needs to know before it starts: the locals,
+/// which of them escape (their address is taken, they are bound to a
+/// reference, captured by reference, or modified by a call), and the calls.
+class BodyScanner : public RecursiveASTVisitor<BodyScanner> {
+public:
+  llvm::SmallVector<const VarDecl *, 16> Locals;
+  llvm::SmallPtrSet<const VarDecl *, 8> EscapedVars;
+  std::vector<const CallExpr *> Calls;
+
+  bool shouldVisitImplicitCode() const { return true; }
+
+  // A lambda body is a function of its own; only its captures belong here.
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.capturesVariable() &&
+          Capture.getCaptureKind() == LCK_ByRef)
+        if (const auto *Var =
+                dyn_cast_or_null<VarDecl>(Capture.getCapturedVar()))
+          EscapedVars.insert(Var);
+    for (Expr *Init : Lambda->capture_inits())
+      if (Init)
+        TraverseStmt(Init);
+    return true;
+  }
+  bool TraverseBlockExpr(BlockExpr *) { return true; }
+
+  bool VisitVarDecl(VarDecl *Var) {
+    if (isa<ParmVarDecl>(Var))
+      return true;
+    if (Var->hasLocalStorage())
+      Locals.push_back(Var);
+    if (Var->getType()->isReferenceType() && Var->getInit()) {
+      const VarDecl *Root = rootVariable(Var->getInit(), nullptr);
+      // `const int64_t &i00 = i0;` with i0 const (ggml's quantize names
+      // indices this way): a read-only alias of a value that never changes,
+      // so reading i00 reads i0's one value.
+      bool ReadOnlyAliasOfConstant =
+          Root && Root->getType().isConstQualified() &&
+          Var->getType()->getPointeeType().isConstQualified();
+      if (!ReadOnlyAliasOfConstant)
+        escape(Root);
+    }
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator *Unary) {
+    if (Unary->getOpcode() == UO_AddrOf)
+      escape(rootVariable(Unary->getSubExpr(), nullptr));
+    return true;
+  }
+
+  // `a[i]` reads the array in place; only other decays let its address out.
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *Subscript) {
+    if (const auto *Decay =
+            dyn_cast<ImplicitCastExpr>(Subscript->getBase()->IgnoreParens()))
+      InPlaceDecays.insert(Decay);
+    return true;
+  }
+
+  bool VisitImplicitCastExpr(ImplicitCastExpr *Cast) {
+    if (Cast->getCastKind() == CK_ArrayToPointerDecay &&
+        !InPlaceDecays.contains(Cast))
+      escape(rootVariable(Cast->getSubExpr(), nullptr));
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    // A `<<<...>>>` launch from device code (dynamic parallelism) starts a
+    // grid of its own; the launching threads do not run the kernel's body,
+    // so its barriers and masks are not reached through this "call".
+    if (isa<CUDAKernelCallExpr>(Call))
+      return true;
+    Calls.push_back(Call);
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned FirstArg = 0;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+      if (Method && !Method->isStatic()) {
+        // The object of a member operator is argument 0. Assignment
+        // operators are modelled as assignments, not escapes.
+        FirstArg = 1;
+        if (!Op->isAssignmentOp() && !Method->isConst() &&
+            Op->getOperator() != OO_Call)
+          escape(rootVariable(Call->getArg(0), nullptr));
+      }
+    }
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *Method = Member->getMethodDecl();
+      if (Method && !Method->isConst() && !Method->isStatic())
+        escape(rootVariable(Member->getImplicitObjectArgument(), nullptr));
+    }
+    for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
+      unsigned ParamIndex = I - FirstArg;
+      if (!Callee || ParamIndex >= Callee->getNumParams())
+        continue;
+      if (isWritableIndirection(Callee->getParamDecl(ParamIndex)->getType()) &&
+          Callee->getParamDecl(ParamIndex)->getType()->isReferenceType())
+        escape(rootVariable(Call->getArg(I), nullptr));
+    }
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    for (unsigned I = 0; Ctor && I < Construct->getNumArgs() &&
+                         I < Ctor->getNumParams();
+         ++I)
+      if (Ctor->getParamDecl(I)->getType()->isReferenceType() &&
+          isWritableIndirection(Ctor->getParamDecl(I)->getType()))
+        escape(rootVariable(Construct->getArg(I), nullptr));
+    return true;
+  }
+
+private:
+  void escape(const VarDecl *Var) {
+    if (Var)
+      EscapedVars.insert(Var);
+  }
+  llvm::SmallPtrSet<const ImplicitCastExpr *, 16> InPlaceDecays;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Setup
+//===----------------------------------------------------------------------===//
+
+void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
+  BodyScanner Scanner;
+  Scanner.TraverseStmt(const_cast<Stmt *>(Body));
+  VarIndex = decltype(VarIndex)(FD->getNumParams() + Scanner.Locals.size());
+  for (const ParmVarDecl *Param : FD->parameters()) {
+    VarIndex[Param] = Vars.size();
+    Vars.push_back(Param);
+  }
+  for (const VarDecl *Local : Scanner.Locals) {
+    if (Local->hasAttr<CUDASharedAttr>() || VarIndex.contains(Local))
+      continue;
+    VarIndex[Local] = Vars.size();
+    Vars.push_back(Local);
+  }
+  ReturnSlot = Vars.size();
+  Escaped.resize(Vars.size() + 1);
+  for (const VarDecl *Var : Scanner.EscapedVars)
+    if (auto Slot = slotOf(Var))
+      Escaped.set(*Slot);
+  EscapedValue.assign(Vars.size() + 1, Uniformity());
+  Calls = std::move(Scanner.Calls);
+
+  // Inside a lambda, the captured variables are inputs bound at each call.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
+    const CXXRecordDecl *Closure = Method->getParent();
+    if (Closure && Closure->isLambda()) {
+      unsigned Index = 0;
+      for (const LambdaCapture &Capture : Closure->captures()) {
+        if (Capture.capturesVariable())
+          if (const auto *Var =
+                  dyn_cast_or_null<VarDecl>(Capture.getCapturedVar()))
+            if (Uniformity::FirstCaptureSymbol + Index <
+                Uniformity::ThisSymbol)
+              CaptureSymbol[Var] = Uniformity::FirstCaptureSymbol + Index;
+        ++Index;
+      }
+    }
+  }
+}
+
+void FunctionDivergence::Impl::mapBlocks() {
+  unsigned N = Cfg->getNumBlockIDs();
+  DefsInBlock.assign(N, {});
+  Blocks.assign(N, nullptr);
+  unsigned Elements = 0;
+  for (const CFGBlock *B : *Cfg) {
+    Blocks[B->getBlockID()] = B;
+    Elements += B->size() + 1;
+  }
+  StmtBlock = decltype(StmtBlock)(Elements);
+  for (const CFGBlock *B : *Cfg) {
+    for (const CFGElement &Element : *B) {
+      std::optional<CFGStmt> S = Element.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      StmtBlock.try_emplace(S->getStmt(), B);
+      collectDefs(S->getStmt(), DefsInBlock[B->getBlockID()]);
+    }
+    if (const Stmt *Terminator = B->getTerminatorStmt())
+      StmtBlock.try_emplace(Terminator, B);
+  }
+  for (auto &Defs : DefsInBlock) {
+    llvm::sort(Defs);
+    Defs.erase(std::unique(Defs.begin(), Defs.end()), Defs.end());
+  }
+}
+
+/// The slots a CFG element (one statement, its operands being elements of
+/// their own) may write.
+void FunctionDivergence::Impl::collectDefs(
+    const Stmt *S, llvm::SmallVectorImpl<unsigned> &Defs) const {
+  auto AddRoot = [&](const Expr *LValue) {
+    if (!LValue)
+      return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(LValue->IgnoreParens()))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        if (auto Slot = slotOf(Var)) {
+          Defs.push_back(*Slot);
+          return;
+        }
+    if (const VarDecl *Root = rootVariable(LValue, nullptr))
+      if (auto Slot = slotOf(Root))
+        Defs.push_back(*Slot);
+  };
+  if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+    for (const class Decl *D : Decl->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D))
+        if (auto Slot = slotOf(Var))
+          Defs.push_back(*Slot);
+    return;
+  }
+  if (isa<ReturnStmt>(S)) {
+    Defs.push_back(ReturnSlot);
+    return;
+  }
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+    for (const Expr *Output : Asm->outputs())
+      AddRoot(Output);
+    return;
+  }
+  if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
+    if (Binary->isAssignmentOp())
+      AddRoot(Binary->getLHS());
+    return;
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
+    if (Unary->isIncrementDecrementOp())
+      AddRoot(Unary->getSubExpr());
+    return;
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (Op->isAssignmentOp() && Op->getNumArgs() > 0)
+      AddRoot(Op->getArg(0));
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    // Locals a call may write: passed by writable reference or pointer, or
+    // the object of a non-const member function.
+    for (const Expr *Arg : Call->arguments()) {
+      if (const VarDecl *Var = addressedVariable(Arg))
+        if (auto Slot = slotOf(Var))
+          Defs.push_back(*Slot);
+      if (const VarDecl *Var = rootVariable(Arg, nullptr))
+        if (auto Slot = slotOf(Var); Slot && Escaped.test(*Slot))
+          Defs.push_back(*Slot);
+    }
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+      AddRoot(Member->getImplicitObjectArgument());
+  }
+}
+
+FunctionDivergence::Impl::State FunctionDivergence::Impl::initialState() {
+  State S(Vars.size() + 1);
+  unsigned Index = 0;
+  for (const ParmVarDecl *Param : FD->parameters()) {
+    // A kernel's parameters are the same for the whole launch; a device
+    // function's are whatever its callers pass.
+    Uniformity Input = IsKernel || Index >= Uniformity::FirstCaptureSymbol
+                           ? Uniformity()
+                           : Uniformity::symbol(Index);
+    // What every launch in the TU passes: `GGML_ASSERT(ne0 % 32 == 0)` before
+    // the launch makes `i >= ne0` split no warp (LaunchShape.h).
+    if (IsKernel && Mgr)
+      Input.setKnownAlignLog2(Mgr->launchArgumentAlignLog2(FD, Index));
+    S.mutableAt(VarIndex[Param]) = Input;
+    ++Index;
+  }
+  return S;
+}
+
+} // namespace clang::tidy::cuda::analysis

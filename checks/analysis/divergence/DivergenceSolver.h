@@ -1,0 +1,312 @@
+//===--- DivergenceSolver.h - the divergence solver's parts -----*- C++ -*-===//
+//
+// Private to the divergence analysis: the solver's state (Impl) and the
+// helpers its phases share. The phases live in their own files, in reading
+// order:
+//   DivergenceBodyScan.cpp     which variables exist, which escape (setup);
+//   DivergenceDataflow.cpp     the fixed point over CFG blocks and the
+//                              variable slots;
+//   DivergenceExpressions.cpp  the transfer functions of expressions (lane
+//                              arithmetic, calls, loads);
+//   DivergenceControl.cpp      branch regions (sync and temporal divergence)
+//                              and control dependence;
+//   DivergenceAnalysis.cpp     the queries and the public face.
+// Nothing outside those files includes this header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_DIVERGENCESOLVER_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_DIVERGENCESOLVER_H
+
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
+#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/api/CudaBuiltins.h"
+#include "checks/analysis/launch/LaunchShape.h"
+#include "checks/analysis/divergence/ThreadIndexForms.h"
+#include "checks/analysis/divergence/WarpReductions.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+
+namespace clang::tidy::cuda::analysis {
+namespace divergence {
+
+// --- statement and expression helpers (defined beside their phase) ---------
+
+/// The local variable an lvalue is part of (`s.f`, `a[i][j]` -> `s`, `a`),
+/// collecting the subscripts on the way, or nullptr when the lvalue is
+/// reached through a pointer or is not a local. (DivergenceBodyScan.cpp)
+const VarDecl *rootVariable(const Expr *E,
+                            llvm::SmallVectorImpl<const Expr *> *Indices);
+/// The local whose address a pointer expression takes (`&x`, `&a[i]`, an
+/// array decaying to a pointer), or nullptr. (DivergenceBodyScan.cpp)
+const VarDecl *addressedVariable(const Expr *E);
+/// A reference or pointer to non-const. (DivergenceBodyScan.cpp)
+bool isWritableIndirection(QualType T);
+/// The row part of the linear thread index. (DivergenceExpressions.cpp)
+bool isRowOffset(const Expr *E);
+/// An integer constant expression's value. (DivergenceExpressions.cpp)
+std::optional<llvm::APSInt> constantInt(const Expr *E, const ASTContext &Ctx);
+/// log2 of the largest power of two dividing \p V (63 for 0).
+/// (DivergenceExpressions.cpp)
+unsigned alignOfConstant(const llvm::APSInt &V);
+/// Whether \p Inner is \p Outer or nested in it. (DivergenceControl.cpp)
+bool isWithin(const ParentMap &Parents, const Stmt *Inner, const Stmt *Outer);
+/// The first statement in \p S that leaves it. (DivergenceControl.cpp)
+const Stmt *findExitJump(const Stmt *S, bool InLoop, bool InSwitch);
+/// `flag`, `s[i]`, `s.f` for a __shared__ variable. (DivergenceControl.cpp)
+bool isSharedVariableAccess(const Expr *E);
+/// for, while, do and range-for. (DivergenceControl.cpp)
+bool isLoopStmt(const Stmt *S);
+
+/// The values of the variable slots at one program point.
+///
+/// A block changes a few slots of what its predecessors had, while a function
+/// may have hundreds of slots (every `for (int k = ...)` declares one), so a
+/// state is a row of fixed-size chunks shared copy-on-write between the
+/// states of the blocks: copying a state copies chunk pointers, writing a
+/// slot copies one chunk at most, and joining or comparing two states skips
+/// the chunks they share (a Uniformity joined with itself is unchanged).
+/// A flat vector per block made the solver quadratic in the function's size.
+class SlotState {
+public:
+  SlotState() = default;
+  /// \p Size slots, each Uniformity().
+  explicit SlotState(unsigned Size) : Size(Size) {
+    if (Size == 0)
+      return;
+    llvm::IntrusiveRefCntPtr<Chunk> Uniform(new Chunk());
+    Chunks.assign((Size + ChunkSize - 1) / ChunkSize, Uniform);
+  }
+
+  bool empty() const { return Size == 0; }
+  unsigned size() const { return Size; }
+
+  const Uniformity &operator[](unsigned Slot) const {
+    return Chunks[Slot / ChunkSize]->Values[Slot % ChunkSize];
+  }
+  /// The slot, for writing: its chunk is copied first when shared.
+  Uniformity &mutableAt(unsigned Slot) {
+    return own(Slot / ChunkSize).Values[Slot % ChunkSize];
+  }
+
+  /// Slot by slot, this->join(Other); both have the same size.
+  void join(const SlotState &Other) {
+    for (unsigned C = 0; C < Chunks.size(); ++C) {
+      if (Chunks[C] == Other.Chunks[C])
+        continue;
+      Chunk &Mine = own(C);
+      const Chunk &Theirs = *Other.Chunks[C];
+      for (unsigned I = 0; I < ChunkSize; ++I)
+        Mine.Values[I].join(Theirs.Values[I]);
+    }
+  }
+
+  /// Slot by slot, Uniformity::sameAs.
+  bool sameAs(const SlotState &Other) const {
+    if (Size != Other.Size)
+      return false;
+    for (unsigned C = 0; C < Chunks.size(); ++C) {
+      if (Chunks[C] == Other.Chunks[C])
+        continue;
+      for (unsigned I = 0; I < ChunkSize; ++I)
+        if (!Chunks[C]->Values[I].sameAs(Other.Chunks[C]->Values[I]))
+          return false;
+    }
+    return true;
+  }
+
+private:
+  static constexpr unsigned ChunkSize = 16;
+  struct Chunk : llvm::RefCountedBase<Chunk> {
+    std::array<Uniformity, ChunkSize> Values;
+  };
+
+  Chunk &own(unsigned C) {
+    if (Chunks[C]->UseCount() > 1)
+      Chunks[C] = llvm::IntrusiveRefCntPtr<Chunk>(new Chunk(*Chunks[C]));
+    return *Chunks[C];
+  }
+
+  llvm::SmallVector<llvm::IntrusiveRefCntPtr<Chunk>, 4> Chunks;
+  unsigned Size = 0;
+};
+
+
+} // namespace divergence
+
+//===----------------------------------------------------------------------===//
+// The solver state
+//===----------------------------------------------------------------------===//
+
+struct FunctionDivergence::Impl {
+  using State = divergence::SlotState;
+
+  Impl(const FunctionDecl *FD, ASTContext &Ctx, const AnalysisOptions &Opts,
+       AnalysisManager *Mgr)
+      : FD(FD), Ctx(Ctx), Opts(Opts), Mgr(Mgr) {}
+
+  const FunctionDecl *FD;
+  ASTContext &Ctx;
+  AnalysisOptions Opts;
+  AnalysisManager *Mgr;
+  bool Analyzed = false;
+  bool IsKernel = false;
+  /// blockDim.x is a multiple of 32 wherever this function runs, so
+  /// threadIdx.y/z are warp-uniform (AnalysisManager::rowsAreWarpAligned).
+  bool RowsWarpAligned = false;
+  /// blockDim.x * blockDim.y is a multiple of 32 (a 4 x 8 x n block), so
+  /// threadIdx.z is warp-uniform.
+  bool PlanesWarpAligned = false;
+  /// What the TU shows about blockDim.x, .y, .z (LaunchShape.h).
+  std::array<BlockExtentFact, 3> Extents;
+
+  std::unique_ptr<CFG> Cfg;
+  std::vector<const CFGBlock *> Blocks; // by block ID
+  std::unique_ptr<ParentMap> Parents;
+  std::unique_ptr<CFGPostDomTree> PostDom;
+
+  // Variables: parameters, then locals, then the return-value slot.
+  std::vector<const VarDecl *> Vars;
+  llvm::DenseMap<const VarDecl *, unsigned> VarIndex;
+  llvm::BitVector Escaped;
+  unsigned ReturnSlot = 0;
+  llvm::DenseMap<const VarDecl *, unsigned> CaptureSymbol;
+  std::vector<const CallExpr *> Calls;
+
+  // CFG facts.
+  llvm::DenseMap<const Stmt *, const CFGBlock *> StmtBlock;
+  std::vector<llvm::SmallVector<unsigned, 2>> DefsInBlock;
+
+  // Dataflow.
+  std::vector<State> Out;
+  llvm::BitVector Visited;
+  std::vector<std::optional<Uniformity>> Cond;
+  std::vector<Uniformity> EscapedValue;
+  Uniformity AllEscaped;
+  bool EscapedChanged = false;
+  Uniformity ReturnValue;
+  Uniformity IndirectStores;
+  struct CachedValue {
+    Uniformity U;
+    unsigned Visit = 0;
+  };
+  llvm::DenseMap<const Expr *, CachedValue> Values;
+  unsigned VisitCounter = 0;
+  const CFGBlock *Current = nullptr;
+  State *Live = nullptr;
+  bool ValuesChanged = false;
+  llvm::DenseMap<const CallExpr *,
+                 llvm::SmallVector<std::pair<unsigned, Uniformity>, 2>>
+      Bindings;
+
+  // Branch regions (sync and temporal divergence).
+  struct Region {
+    llvm::SmallVector<unsigned, 4> Joins;
+    llvm::SmallVector<unsigned, 8> Defs;
+    bool Temporal = false;
+  };
+  std::vector<std::unique_ptr<Region>> Regions;
+  std::vector<llvm::SmallVector<unsigned, 2>> JoinOf;
+
+  // Control dependence.
+  std::vector<llvm::SmallVector<unsigned, 2>> ControlDeps;
+  std::vector<Uniformity> Control;
+
+  void run();
+  void releaseSolverState();
+
+  const CFGBlock *blockById(unsigned Id) const { return Blocks[Id]; }
+
+  // --- setup ---------------------------------------------------------------
+  void scanBody(const Stmt *Body);
+  void mapBlocks();
+  void collectDefs(const Stmt *S, llvm::SmallVectorImpl<unsigned> &Defs) const;
+  std::optional<unsigned> slotOf(const VarDecl *Var) const {
+    auto It = VarIndex.find(Var);
+    if (It == VarIndex.end())
+      return std::nullopt;
+    return It->second;
+  }
+  State initialState();
+
+  // --- dataflow --------------------------------------------------------------
+  State entryState(const CFGBlock *B);
+  void visit(const CFGBlock *B, ForwardDataflowWorklist &Worklist);
+  void transfer(const Stmt *S);
+  void declare(const VarDecl *Var);
+  void assign(const Expr *LHS, const Uniformity &V);
+  void storeThrough(const Expr *LHS, const Uniformity &V);
+  void escapedJoin(unsigned Slot, const Uniformity &V);
+  Uniformity readSlot(unsigned Slot) const;
+  Uniformity readVariable(const VarDecl *Var, const Expr *Where);
+
+  Uniformity valueOf(const Expr *E);
+  void store(const Expr *E, const Uniformity &U);
+  Uniformity evaluate(const Expr *E);
+  Uniformity evaluateCast(const CastExpr *Cast);
+  Uniformity evaluateBinary(const BinaryOperator *Binary);
+  Uniformity arithmetic(BinaryOperatorKind Op, const Expr *LHS, const Expr *RHS,
+                        Uniformity L, const Uniformity &R) const;
+  Uniformity evaluateCall(const CallExpr *Call);
+  Uniformity indexRead(const BuiltinIndexRead &Read, const Expr *Where) const;
+  Uniformity addressOf(const Expr *LValue);
+  Uniformity loadThrough(Uniformity Address, QualType Loaded) const;
+  Uniformity argumentValue(const Expr *Arg);
+
+  // --- regions and control ---------------------------------------------------
+  const CFGBlock *immediatePostDominator(const CFGBlock *B) const;
+  llvm::SmallVector<const CFGBlock *, 2> successors(const CFGBlock *B) const;
+  const Region &region(const CFGBlock *Branch);
+  const Expr *conditionOf(const CFGBlock *B) const;
+  /// The butterfly reduction whose loop test \p Test leaves for \p Exit.
+  const ButterflyLoop *butterflyExitingTo(const CFGBlock *Test,
+                                          const CFGBlock *Exit);
+  llvm::DenseMap<const Stmt *, std::optional<ButterflyLoop>> Butterflies;
+  /// The for loop \p B tests, when its thread-dependent term cancels.
+  const CancellingLoop *cancellingLoopOf(const CFGBlock *B);
+  llvm::DenseMap<const Stmt *, std::optional<CancellingLoop>> CancellingLoops;
+  void computeControl();
+
+  // --- queries ---------------------------------------------------------------
+  const CFGBlock *blockOf(const Stmt *S) const;
+  Uniformity effectiveCondition(
+      unsigned Block, llvm::function_ref<Uniformity(unsigned)> Inputs) const;
+  std::optional<DivergenceReason>
+  findReason(const Stmt *S, Level Within,
+             llvm::function_ref<Uniformity(unsigned)> Inputs,
+             const llvm::DenseSet<unsigned> *Exclude) const;
+  DivergenceReason describe(unsigned Block, const Stmt *Target, Level Within,
+                            llvm::function_ref<Uniformity(unsigned)> Inputs)
+      const;
+  std::pair<const ValueDecl *, ValueOrigin>
+  explain(const Expr *E, Level Within,
+          llvm::function_ref<Uniformity(unsigned)> Inputs) const;
+  Uniformity cachedValue(const Expr *E) const;
+};
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif

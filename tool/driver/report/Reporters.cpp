@@ -1,0 +1,665 @@
+//===--- Reporters.cpp - findings for machines and for review -------------===//
+
+#include "tool/driver/report/Reporters.h"
+#include "checks/CudaTidyModule.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/JSON.h"
+#include <map>
+#include <optional>
+#include <set>
+
+namespace clang::tidy::cuda::driver {
+
+/// A path as an RFC 3986 URI reference: every byte outside the unreserved
+/// set and '/' is percent-encoded (spaces, quotes, '%', non-ASCII, ...).
+static std::string uriFromPath(llvm::StringRef Path) {
+  std::string Uri;
+  for (const char Byte : Path) {
+    const auto C = static_cast<unsigned char>(Byte);
+    if (llvm::isAlnum(Byte) || C == '-' || C == '.' || C == '_' || C == '~' ||
+        C == '/') {
+      Uri.push_back(Byte);
+      continue;
+    }
+    Uri += '%';
+    Uri += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
+    Uri += llvm::hexdigit(C & 15, /*LowerCase=*/false);
+  }
+  return Uri;
+}
+
+void forEachUnsafeByte(llvm::StringRef Text,
+                       llvm::function_ref<void(llvm::StringRef)> Copy,
+                       llvm::function_ref<void(unsigned char)> Byte) {
+  const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(Text.begin());
+  const auto *End = reinterpret_cast<const llvm::UTF8 *>(Text.end());
+  const llvm::UTF8 *Run = Begin;
+  auto Flush = [&](const llvm::UTF8 *To) {
+    if (To != Run)
+      Copy(llvm::StringRef(reinterpret_cast<const char *>(Run),
+                           static_cast<size_t>(To - Run)));
+  };
+  for (const llvm::UTF8 *P = Begin; P != End;) {
+    const unsigned char C = *P;
+    if (C >= 0x20 && C < 0x7f) {
+      ++P;
+      continue;
+    }
+    if (C >= 0x80) {
+      const unsigned Length = llvm::getNumBytesForUTF8(C);
+      const bool Legal = Length <= static_cast<unsigned>(End - P) &&
+                         llvm::isLegalUTF8Sequence(P, P + Length);
+      const bool C1 = Legal && C == 0xC2 && P[1] >= 0x80 && P[1] <= 0x9F;
+      if (Legal && !C1) {
+        P += Length;
+        continue;
+      }
+      Flush(P);
+      const unsigned Unsafe = C1 ? 2 : 1;
+      for (unsigned I = 0; I < Unsafe; ++I)
+        Byte(P[I]);
+      P += Unsafe;
+      Run = P;
+      continue;
+    }
+    Flush(P); // C0 or DEL
+    Byte(C);
+    ++P;
+    Run = P;
+  }
+  Flush(End);
+}
+
+std::string escapeForTerminal(llvm::StringRef Text) {
+  std::string Out;
+  Out.reserve(Text.size());
+  forEachUnsafeByte(
+      Text, [&](llvm::StringRef Safe) { Out += Safe; },
+      [&](unsigned char C) {
+        Out += "\\x";
+        Out += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
+        Out += llvm::hexdigit(C & 15, /*LowerCase=*/false);
+      });
+  return Out;
+}
+
+bool needsTerminalEscape(llvm::StringRef Text) {
+  bool Unsafe = false;
+  forEachUnsafeByte(
+      Text, [](llvm::StringRef) {}, [&](unsigned char) { Unsafe = true; });
+  return Unsafe;
+}
+
+std::pair<std::vector<ClangTidyError>,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>>
+withPrintableFileNames(llvm::ArrayRef<ClangTidyError> Errors,
+                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base) {
+  std::vector<ClangTidyError> Out(Errors.begin(), Errors.end());
+  llvm::StringMap<std::string> Renamed; // real name -> printed name
+  auto Printed = [&](const std::string &Name) -> std::string {
+    if (Name.empty() || !needsTerminalEscape(Name))
+      return Name;
+    auto It = Renamed.try_emplace(Name, escapeForTerminal(Name)).first;
+    return It->second;
+  };
+  for (ClangTidyError &Error : Out) {
+    Error.Message.FilePath = Printed(Error.Message.FilePath);
+    for (tooling::DiagnosticMessage &Note : Error.Notes)
+      Note.FilePath = Printed(Note.FilePath);
+    llvm::StringMap<tooling::Replacements> Fix;
+    for (auto &[File, Replacements] : Error.Message.Fix) {
+      const std::string To = Printed(File.str());
+      tooling::Replacements Moved;
+      for (const tooling::Replacement &R : Replacements)
+        llvm::consumeError(Moved.add(tooling::Replacement(
+            To, R.getOffset(), R.getLength(), R.getReplacementText())));
+      Fix[To] = std::move(Moved);
+    }
+    Error.Message.Fix = std::move(Fix);
+  }
+  if (Renamed.empty())
+    return {std::move(Out), std::move(Base)};
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
+      new llvm::vfs::InMemoryFileSystem);
+  for (const auto &Entry : Renamed) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Bytes =
+        Base->getBufferForFile(Entry.getKey());
+    if (Bytes)
+      Memory->addFile(Entry.getValue(), 0,
+                      llvm::MemoryBuffer::getMemBufferCopy(
+                          (*Bytes)->getBuffer(), Entry.getValue()));
+  }
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Overlay(
+      new llvm::vfs::OverlayFileSystem(std::move(Base)));
+  Overlay->pushOverlay(Memory);
+  return {std::move(Out), Overlay};
+}
+
+static const char *levelName(const Finding &F) {
+  return F.Level == Finding::Severity::Error ? "error" : "warning";
+}
+
+/// \p Value as indented JSON text, with DEL and the C1 controls (U+0080 to
+/// U+009F), which llvm::json leaves raw in strings and some terminals act
+/// on, written as \u escapes (issue 16 F19). Outside strings JSON text is
+/// ASCII, so every such byte is inside one.
+static void writeJsonText(llvm::raw_ostream &OS, const llvm::json::Value &Value) {
+  const std::string Text = llvm::formatv("{0:2}", Value).str();
+  for (size_t I = 0; I < Text.size(); ++I) {
+    const auto C = static_cast<unsigned char>(Text[I]);
+    unsigned Escaped = 0;
+    if (C == 0x7f) {
+      Escaped = C;
+    } else if (C == 0xC2 && I + 1 < Text.size()) {
+      const auto Next = static_cast<unsigned char>(Text[I + 1]);
+      if (Next >= 0x80 && Next <= 0x9F) {
+        Escaped = Next;
+        ++I;
+      }
+    }
+    if (Escaped)
+      OS << llvm::format("\\u%04x", Escaped);
+    else
+      OS << Text[I];
+  }
+  OS << "\n";
+}
+
+/// "file", and "fileUri" (the name's exact bytes, percent-encoded as in
+/// SARIF) when the name is not UTF-8: JSON strings are Unicode, and
+/// llvm::json writes each invalid byte as U+FFFD, which names another file
+/// (issue 16 F19).
+static void addFile(llvm::json::Object &Object, llvm::StringRef Key,
+                    const std::string &File) {
+  Object[Key] = File;
+  if (!llvm::json::isUTF8(File))
+    Object[(Key + "Uri").str()] = uriFromPath(File);
+}
+
+static llvm::json::Object pointJson(const SourcePoint &P,
+                                    const ReportContext &Context) {
+  llvm::json::Object Point{{"line", P.Line}, {"column", P.Column}};
+  addFile(Point, "file", relativeTo(P.File, Context.Root));
+  return Point;
+}
+
+void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+               const ReportContext &Context) {
+  llvm::json::Array Items;
+  for (const Finding &F : Findings) {
+    llvm::json::Array Notes;
+    llvm::json::Array Fixes;
+    for (const FindingNote &N : F.Notes) {
+      llvm::json::Object Note = pointJson(N.Where, Context);
+      Note["message"] = N.Message;
+      Notes.push_back(std::move(Note));
+    }
+    for (const FindingFix &X : F.Fixes) {
+      llvm::json::Object Fix{{"offset", X.Offset},
+                             {"length", X.Length},
+                             {"replacement", X.Replacement}};
+      addFile(Fix, "file", relativeTo(X.File, Context.Root));
+      Fixes.push_back(std::move(Fix));
+    }
+    llvm::json::Object Item = pointJson(F.Where, Context);
+    Item["check"] = F.Check;
+    Item["level"] = levelName(F);
+    Item["compilerError"] = F.IsCompilerError;
+    Item["message"] = F.Message;
+    Item["notes"] = std::move(Notes);
+    Item["fixes"] = std::move(Fixes);
+    Item["fingerprint"] = F.Fingerprint;
+    Items.push_back(std::move(Item));
+  }
+  llvm::json::Value Root = llvm::json::Object{
+      {"tool", "cuda-tidy"},
+      {"version", Context.ToolVersion},
+      {"schemaVersion", 1},
+      {"findings", std::move(Items)}};
+  writeJsonText(OS, Root);
+}
+
+static llvm::json::Object sarifRegion(const SourcePoint &Begin,
+                                      const SourcePoint *End = nullptr) {
+  llvm::json::Object Region{{"startLine", std::max(Begin.Line, 1u)},
+                            {"startColumn", std::max(Begin.Column, 1u)}};
+  if (End && End->Line) {
+    Region["endLine"] = End->Line;
+    Region["endColumn"] = std::max(End->Column, 1u);
+  }
+  return Region;
+}
+
+static llvm::json::Object sarifLocation(const SourcePoint &P,
+                                        const ReportContext &Context,
+                                        llvm::StringRef Message = {}) {
+  llvm::json::Object Location{
+      {"physicalLocation",
+       llvm::json::Object{
+           {"artifactLocation",
+            llvm::json::Object{{"uri", uriFromPath(relativeTo(P.File, Context.Root))},
+                               {"uriBaseId", "%SRCROOT%"}}},
+           {"region", sarifRegion(P)}}}};
+  if (!Message.empty())
+    Location["message"] = llvm::json::Object{{"text", Message.str()}};
+  return Location;
+}
+
+/// SARIF wants a rule's name to differ from its opaque id:
+/// cuda-group-by-value is named CudaGroupByValue.
+static std::string ruleDisplayName(llvm::StringRef Id) {
+  std::string Name;
+  bool Upper = true;
+  for (char C : Id) {
+    if (C == '-') {
+      Upper = true;
+      continue;
+    }
+    Name.push_back(Upper ? llvm::toUpper(C) : C);
+    Upper = false;
+  }
+  return Name;
+}
+
+void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                const ReportContext &Context) {
+  llvm::json::Array Rules;
+  std::map<std::string, unsigned> RuleIndex;
+  // Every string goes into the JSON tree as a std::string: a json::Value
+  // made from a StringRef does not copy it, and the compiler-error rule's
+  // summary is a temporary (issue 15: its descriptions were freed memory).
+  auto AddRule = [&](llvm::StringRef Id, llvm::StringRef Summary,
+                     std::string HelpUri, std::string HelpText) {
+    RuleIndex[Id.str()] = Rules.size();
+    llvm::json::Object Rule{
+        {"id", Id.str()},
+        {"name", ruleDisplayName(Id)},
+        {"shortDescription", llvm::json::Object{{"text", Summary.str()}}},
+        {"fullDescription", llvm::json::Object{{"text", Summary.str()}}},
+        {"help", llvm::json::Object{{"text", std::move(HelpText)}}},
+        {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}};
+    if (!HelpUri.empty())
+      Rule["helpUri"] = std::move(HelpUri);
+    Rules.push_back(std::move(Rule));
+  };
+  for (const CheckDescription &Check : allCheckDescriptions()) {
+    std::string Help = Context.DocsBaseUri + checkDocumentationPath(Check.Name);
+    AddRule(Check.Name, Check.Summary, Help, "See " + Help);
+  }
+  llvm::json::Array Results;
+  for (const Finding &F : Findings) {
+    if (!RuleIndex.count(F.Check)) {
+      // Compiler diagnostics (clang-diagnostic-*) are no check of ours.
+      std::string Summary = F.IsCompilerError
+                                ? "the compiler could not parse the file"
+                                : "diagnostic " + F.Check;
+      AddRule(F.Check, Summary, "",
+              Summary + "; cuda-tidy analyzes only what compiles.");
+    }
+    llvm::json::Object Result{
+        {"ruleId", F.Check},
+        {"ruleIndex", RuleIndex[F.Check]},
+        {"level", levelName(F)},
+        {"message", llvm::json::Object{{"text", F.Message}}},
+        {"locations", llvm::json::Array{sarifLocation(F.Where, Context)}},
+        {"partialFingerprints",
+         llvm::json::Object{{"cudaTidyFingerprint/v1", F.Fingerprint}}}};
+    if (!F.Notes.empty()) {
+      llvm::json::Array Related;
+      unsigned Id = 0;
+      for (const FindingNote &N : F.Notes) {
+        llvm::json::Object L = sarifLocation(N.Where, Context, N.Message);
+        L["id"] = Id++;
+        Related.push_back(std::move(L));
+      }
+      Result["relatedLocations"] = std::move(Related);
+    }
+    if (!F.Fixes.empty()) {
+      // One SARIF fix per finding; its changes are grouped by file.
+      std::map<std::string, llvm::json::Array> ByFile;
+      for (const FindingFix &X : F.Fixes)
+        ByFile[uriFromPath(relativeTo(X.File, Context.Root))].push_back(llvm::json::Object{
+            {"deletedRegion", sarifRegion(X.Begin, &X.End)},
+            {"insertedContent", llvm::json::Object{{"text", X.Replacement}}}});
+      llvm::json::Array Changes;
+      for (auto &[File, Replacements] : ByFile)
+        Changes.push_back(llvm::json::Object{
+            {"artifactLocation", llvm::json::Object{{"uri", File},
+                                                    {"uriBaseId", "%SRCROOT%"}}},
+            {"replacements", std::move(Replacements)}});
+      Result["fixes"] = llvm::json::Array{llvm::json::Object{
+          {"description", llvm::json::Object{{"text", F.Message}}},
+          {"artifactChanges", std::move(Changes)}}};
+    }
+    Results.push_back(std::move(Result));
+  }
+  llvm::json::Value Log = llvm::json::Object{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       llvm::json::Array{llvm::json::Object{
+           {"tool",
+            llvm::json::Object{
+                {"driver",
+                 llvm::json::Object{
+                     {"name", "cuda-tidy"},
+                     {"version", Context.ToolVersion},
+                     {"semanticVersion", Context.ToolVersion},
+                     {"informationUri", Context.DocsBaseUri + "README.md"},
+                     {"rules", std::move(Rules)}}}}},
+           {"originalUriBaseIds",
+            llvm::json::Object{
+                {"%SRCROOT%",
+                 llvm::json::Object{{"uri", "file://" + uriFromPath(Context.Root) + "/"}}}}},
+           {"results", std::move(Results)}}}}};
+  writeJsonText(OS, Log);
+}
+
+std::string escapeGitHubData(llvm::StringRef Text) {
+  std::string Out;
+  // Control bytes (ESC, BEL, ..., the C1 controls) would reach the log raw
+  // and can spoof it, and invalid UTF-8 would reach it as U+FFFD (issue 16
+  // F19): all are percent-encoded (GitHub shows the escape as text; CR, LF
+  // and '%' it decodes).
+  forEachUnsafeByte(
+      Text,
+      [&](llvm::StringRef Safe) {
+        for (char C : Safe)
+          if (C == '%')
+            Out += "%25";
+          else
+            Out.push_back(C);
+      },
+      [&](unsigned char C) {
+        Out += '%';
+        Out += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
+        Out += llvm::hexdigit(C & 15, /*LowerCase=*/false);
+      });
+  return Out;
+}
+
+std::string escapeGitHubProperty(llvm::StringRef Text) {
+  std::string Out;
+  for (char C : escapeGitHubData(Text)) {
+    if (C == ':')
+      Out += "%3A";
+    else if (C == ',')
+      Out += "%2C";
+    else
+      Out.push_back(C);
+  }
+  return Out;
+}
+
+void writeGitHubAnnotations(llvm::raw_ostream &OS,
+                            const std::vector<Finding> &Findings,
+                            const ReportContext &Context) {
+  for (const Finding &F : Findings) {
+    std::string Message = F.Message;
+    for (const FindingNote &N : F.Notes)
+      Message += "\n" + relativeTo(N.Where.File, Context.Root) + ":" +
+                 std::to_string(N.Where.Line) + ":" +
+                 std::to_string(N.Where.Column) + ": note: " + N.Message;
+    // A diagnostic with no location (a compiler error about the command
+    // line) names no file: `file=,line=0` would point at nothing.
+    OS << "::" << levelName(F) << " ";
+    if (!F.Where.File.empty()) {
+      OS << "file="
+         << escapeGitHubProperty(relativeTo(F.Where.File, Context.Root)) << ",";
+      if (F.Where.Line)
+        OS << "line=" << F.Where.Line << ",col=" << F.Where.Column << ",";
+    }
+    OS << "title=" << escapeGitHubProperty(F.Check) << "::"
+       << escapeGitHubData(Message) << "\n";
+  }
+}
+
+llvm::StringRef tierOf(const Finding &F) {
+  if (F.IsCompilerError)
+    return "compiler error";
+  for (const CheckDescription &Check : allCheckDescriptions())
+    if (Check.Name == F.Check &&
+        llvm::StringRef(Check.Summary).starts_with("opt-in advisory"))
+      return "advisory";
+  if (llvm::StringRef(F.Message).contains("potential:"))
+    return "potential";
+  return "definite";
+}
+
+std::string checkDocumentationUri(llvm::StringRef Check,
+                                  const ReportContext &Context) {
+  for (const CheckDescription &Known : allCheckDescriptions())
+    if (Known.Name == Check)
+      return Context.DocsBaseUri + checkDocumentationPath(Check);
+  return "";
+}
+
+/// "line 3, column 40" as reviewdog's Position; none for an unknown line.
+static std::optional<llvm::json::Object> rdPosition(const SourcePoint &P) {
+  if (!P.Line)
+    return std::nullopt;
+  return llvm::json::Object{{"line", P.Line}, {"column", std::max(P.Column, 1u)}};
+}
+
+/// A Location: the path (relative), and the range when the line is known.
+/// A diagnostic with no file (a compiler error about the command line) has
+/// no location at all rather than an empty path.
+static std::optional<llvm::json::Object>
+rdLocation(const SourcePoint &Begin, const ReportContext &Context,
+           const SourcePoint *End = nullptr) {
+  if (Begin.File.empty())
+    return std::nullopt;
+  llvm::json::Object Location{{"path", relativeTo(Begin.File, Context.Root)}};
+  if (std::optional<llvm::json::Object> Start = rdPosition(Begin)) {
+    llvm::json::Object Range{{"start", std::move(*Start)}};
+    if (End)
+      if (std::optional<llvm::json::Object> Stop = rdPosition(*End))
+        Range["end"] = std::move(*Stop);
+    Location["range"] = std::move(Range);
+  }
+  return Location;
+}
+
+/// "path:line:col: note: message", as the text format's notes read.
+static std::string noteLine(const FindingNote &N, const ReportContext &Context) {
+  return relativeTo(N.Where.File, Context.Root) + ":" +
+         std::to_string(N.Where.Line) + ":" + std::to_string(N.Where.Column) +
+         ": note: " + N.Message;
+}
+
+void writeRdJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                 const ReportContext &Context) {
+  llvm::json::Array Diagnostics;
+  for (const Finding &F : Findings) {
+    // reviewdog posts the message as the review comment; the notes are the
+    // path a reviewer follows, so they are in it too (related_locations is
+    // newer than some reviewdog releases).
+    std::string Message = F.Message;
+    for (const FindingNote &N : F.Notes)
+      Message += "\n" + noteLine(N, Context);
+    llvm::json::Object Code{{"value", F.Check}};
+    if (std::string Uri = checkDocumentationUri(F.Check, Context); !Uri.empty())
+      Code["url"] = std::move(Uri);
+    llvm::json::Object Diagnostic{
+        {"message", std::move(Message)},
+        {"severity", F.Level == Finding::Severity::Error ? "ERROR" : "WARNING"},
+        {"source", llvm::json::Object{{"name", "cuda-tidy"}}},
+        {"code", std::move(Code)}};
+    if (std::optional<llvm::json::Object> L = rdLocation(F.Where, Context))
+      Diagnostic["location"] = std::move(*L);
+    llvm::json::Array Related;
+    for (const FindingNote &N : F.Notes)
+      if (std::optional<llvm::json::Object> L = rdLocation(N.Where, Context))
+        Related.push_back(llvm::json::Object{{"message", N.Message},
+                                             {"location", std::move(*L)}});
+    if (!Related.empty())
+      Diagnostic["related_locations"] = std::move(Related);
+    // A suggestion applies to the diagnostic's own file; a fix-it elsewhere
+    // (a header) stays in --export-fixes and --fix.
+    llvm::json::Array Suggestions;
+    for (const FindingFix &X : F.Fixes) {
+      std::optional<llvm::json::Object> Start = rdPosition(X.Begin);
+      std::optional<llvm::json::Object> Stop = rdPosition(X.End);
+      if (X.File == F.Where.File && Start && Stop)
+        Suggestions.push_back(llvm::json::Object{
+            {"range", llvm::json::Object{{"start", std::move(*Start)},
+                                         {"end", std::move(*Stop)}}},
+            {"text", X.Replacement}});
+    }
+    if (!Suggestions.empty())
+      Diagnostic["suggestions"] = std::move(Suggestions);
+    Diagnostics.push_back(std::move(Diagnostic));
+  }
+  llvm::json::Value Result = llvm::json::Object{
+      {"source", llvm::json::Object{{"name", "cuda-tidy"},
+                                    {"url", Context.DocsBaseUri + "README.md"}}},
+      {"severity", "WARNING"},
+      {"diagnostics", std::move(Diagnostics)}};
+  writeJsonText(OS, Result);
+}
+
+void writeCodeQuality(llvm::raw_ostream &OS,
+                      const std::vector<Finding> &Findings,
+                      const ReportContext &Context) {
+  llvm::json::Array Issues;
+  for (const Finding &F : Findings) {
+    std::string Body;
+    for (const FindingNote &N : F.Notes)
+      Body += "- " + noteLine(N, Context) + "\n";
+    // GitLab maps an issue to a file and a line; a compiler error with no
+    // file is put on line 1 of no file ("") so it still shows in the report.
+    llvm::json::Object Issue{
+        {"type", "issue"},
+        {"check_name", F.Check},
+        {"description", F.Message},
+        {"categories", llvm::json::Array{"Bug Risk"}},
+        {"severity", F.IsCompilerError
+                         ? "blocker"
+                         : (F.Level == Finding::Severity::Error ? "critical"
+                                                                : "major")},
+        {"fingerprint", F.Fingerprint},
+        {"location",
+         llvm::json::Object{
+             {"path", F.Where.File.empty()
+                          ? std::string()
+                          : relativeTo(F.Where.File, Context.Root)},
+             {"lines", llvm::json::Object{{"begin", std::max(F.Where.Line, 1u)}}}}}};
+    if (!Body.empty())
+      Issue["content"] = llvm::json::Object{{"body", std::move(Body)}};
+    Issues.push_back(std::move(Issue));
+  }
+  writeJsonText(OS, llvm::json::Value(std::move(Issues)));
+}
+
+std::string escapeMarkup(llvm::StringRef Text) {
+  std::string Out;
+  forEachUnsafeByte(
+      Text,
+      [&](llvm::StringRef Safe) {
+        for (char C : Safe)
+          switch (C) {
+          case '&':
+            Out += "&amp;";
+            break;
+          case '<':
+            Out += "&lt;";
+            break;
+          case '>':
+            Out += "&gt;";
+            break;
+          case '"':
+            Out += "&quot;";
+            break;
+          case '\'':
+            Out += "&#39;";
+            break;
+          default:
+            Out.push_back(C);
+          }
+      },
+      [&](unsigned char C) {
+        if (C == '\t') { // legal in markup, and common in source lines
+          Out += '\t';
+          return;
+        }
+        Out += "\\x";
+        Out += llvm::hexdigit(C >> 4, /*LowerCase=*/true);
+        Out += llvm::hexdigit(C & 15, /*LowerCase=*/true);
+      });
+  return Out;
+}
+
+void writeJUnit(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                const ReportContext &Context) {
+  // Test cases in a stable order: the inputs as given, then the other files
+  // with findings (headers) by name, then findings with no file.
+  std::vector<std::string> Files;
+  std::set<std::string> Known;
+  for (const std::string &Input : Context.Inputs)
+    if (Known.insert(Input).second)
+      Files.push_back(Input);
+  std::set<std::string> Others;
+  for (const Finding &F : Findings)
+    if (!Known.count(F.Where.File))
+      Others.insert(F.Where.File);
+  Files.insert(Files.end(), Others.begin(), Others.end());
+
+  std::map<std::string, std::vector<const Finding *>> ByFile;
+  for (const Finding &F : Findings)
+    ByFile[F.Where.File].push_back(&F);
+  unsigned Failures = 0;
+  unsigned Errors = 0;
+  for (const std::string &File : Files) {
+    const auto It = ByFile.find(File);
+    if (It == ByFile.end())
+      continue;
+    if (llvm::any_of(It->second, [](const Finding *F) { return F->IsCompilerError; }))
+      ++Errors;
+    else
+      ++Failures;
+  }
+
+  OS << "<?xml version='1.0' encoding='UTF-8'?>\n"
+     << "<testsuites name='cuda-tidy' tests='" << Files.size()
+     << "' failures='" << Failures << "' errors='" << Errors << "'>\n"
+     << "  <testsuite name='cuda-tidy' tests='" << Files.size()
+     << "' failures='" << Failures << "' errors='" << Errors << "'>\n";
+  for (const std::string &File : Files) {
+    const std::string Name =
+        File.empty() ? std::string("(no file)") : relativeTo(File, Context.Root);
+    OS << "    <testcase classname='cuda-tidy' name='" << escapeMarkup(Name)
+       << "'";
+    const auto It = ByFile.find(File);
+    if (It == ByFile.end()) {
+      OS << "/>\n";
+      continue;
+    }
+    OS << ">\n";
+    const bool DidNotCompile = llvm::any_of(
+        It->second, [](const Finding *F) { return F->IsCompilerError; });
+    const char *Element = DidNotCompile ? "error" : "failure";
+    std::string Summary =
+        std::to_string(It->second.size()) +
+        (DidNotCompile ? " diagnostic(s); the file did not compile"
+                       : " finding(s)");
+    OS << "      <" << Element << " type='cuda-tidy' message='"
+       << escapeMarkup(Summary) << "'>";
+    for (const Finding *F : It->second) {
+      OS << escapeMarkup(Name) << ":" << F->Where.Line << ":" << F->Where.Column
+         << ": " << levelName(*F) << ": " << escapeMarkup(F->Message) << " ["
+         << escapeMarkup(F->Check) << "]\n";
+      for (const FindingNote &N : F->Notes)
+        OS << escapeMarkup(noteLine(N, Context)) << "\n";
+    }
+    OS << "</" << Element << ">\n    </testcase>\n";
+  }
+  OS << "  </testsuite>\n</testsuites>\n";
+}
+
+} // namespace clang::tidy::cuda::driver

@@ -1,0 +1,675 @@
+//===--- ParallelRun.cpp - clang-tidy over many files, N at a time --------===//
+
+#include "tool/driver/run/ParallelRun.h"
+#include "tool/driver/report/Findings.h"
+#include "tool/driver/config/CudaCompilationDatabase.h"
+
+#include "tool/driver/config/HeaderPairing.h"
+#include "tool/driver/support/MemoryBudget.h"
+#include "tool/driver/config/NvccSpellingRepair.h"
+#include "tool/driver/report/Reporters.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <tuple>
+
+namespace clang::tidy::cuda::driver {
+
+FileSchedule::FileSchedule(std::vector<std::vector<size_t>> Plan) {
+  for (std::vector<size_t> &Files : Plan)
+    if (!Files.empty())
+      Groups.push_back(Group{std::move(Files)});
+}
+
+FileSchedule::FileSchedule(std::vector<std::vector<size_t>> First,
+                           PlanAfter Second)
+    : FileSchedule(std::move(First)) {
+  for (const Group &G : Groups)
+    FirstLeft += G.Files.size();
+  if (FirstLeft)
+    Then = std::move(Second);
+  else if (Second) // nothing to wait for
+    for (std::vector<size_t> &Files : Second())
+      if (!Files.empty())
+        Groups.push_back(Group{std::move(Files)});
+}
+
+FileSchedule::Step FileSchedule::tryNextLocked(size_t &File) {
+  // A file whose preamble is ready, earliest group first: a group's
+  // preamble leaves memory with its last file.
+  for (Group &G : Groups)
+    if (G.Ready && G.Handed < G.Files.size()) {
+      File = G.Files[G.Handed++];
+      return Step::Run;
+    }
+  // Else lead a group nobody has started.
+  for (Group &G : Groups)
+    if (G.Handed == 0) {
+      File = G.Files[G.Handed++];
+      return Step::Run;
+    }
+  for (const Group &G : Groups)
+    if (G.Handed < G.Files.size())
+      return Step::Wait;
+  // The first step's last files still run: the second's plan waits for them.
+  return Then ? Step::Wait : Step::Finished;
+}
+
+FileSchedule::Step FileSchedule::tryNext(size_t &File) {
+  std::scoped_lock Lock(Mutex);
+  return tryNextLocked(File);
+}
+
+std::optional<size_t> FileSchedule::next() {
+  std::unique_lock Lock(Mutex);
+  for (;;) {
+    size_t File = 0;
+    switch (tryNextLocked(File)) {
+    case Step::Run:
+      return File;
+    case Step::Finished:
+      return std::nullopt;
+    case Step::Wait:
+      Changed.wait(Lock);
+    }
+  }
+}
+
+void FileSchedule::done(size_t File) {
+  {
+    std::scoped_lock Lock(Mutex);
+    // Every call before the second step is about a file of the first (it
+    // leads no group of the second, even when it leads one there).
+    if (Then) {
+      if (--FirstLeft == 0) {
+        PlanAfter Next = std::move(Then);
+        Then = nullptr;
+        Groups.clear();
+        for (std::vector<size_t> &Files : Next())
+          if (!Files.empty())
+            Groups.push_back(Group{std::move(Files)});
+      }
+      File = SIZE_MAX;
+    }
+  }
+  preambleReady(File);
+}
+
+void FileSchedule::preambleReady(size_t File) {
+  {
+    std::scoped_lock Lock(Mutex);
+    for (Group &G : Groups)
+      if (!G.Ready && G.Files.front() == File)
+        G.Ready = true;
+  }
+  Changed.notify_all();
+}
+
+namespace {
+
+/// The error a parse gets for a file that is not a regular one; clang
+/// prints its message at the #include ("cannot open file 'x': ...").
+class NotRegularFileCategory : public std::error_category {
+public:
+  const char *name() const noexcept override { return "cuda-tidy"; }
+  std::string message(int) const override {
+    return "not a regular file (a FIFO or a device would block or never "
+           "end the parse)";
+  }
+};
+
+std::error_code notRegularFile() {
+  static const NotRegularFileCategory Category;
+  return {1, Category};
+}
+
+/// Opens regular files only. clang reads an #include'd FIFO until a writer
+/// closes it, that is forever, and a device such as /dev/zero never ends
+/// (issue 16 F12); status() does not open the file, so it cannot block.
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+public:
+  using ProxyFileSystem::ProxyFileSystem;
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &Path) override {
+    using llvm::sys::fs::file_type;
+    llvm::ErrorOr<llvm::vfs::Status> Status = status(Path);
+    if (Status && (Status->getType() == file_type::fifo_file ||
+                   Status->getType() == file_type::character_file ||
+                   Status->getType() == file_type::block_file ||
+                   Status->getType() == file_type::socket_file))
+      return notRegularFile();
+    return ProxyFileSystem::openFileForRead(Path);
+  }
+};
+
+} // namespace
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+workerFileSystem(llvm::StringRef WorkingDir) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
+      llvm::makeIntrusiveRefCnt<RegularFilesOnly>(
+          llvm::vfs::createPhysicalFileSystem()));
+  if (!WorkingDir.empty())
+    (void)FS->setCurrentWorkingDirectory(WorkingDir); // else the process's
+  return FS;
+}
+
+std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
+  llvm::SmallString<256> Absolute(Path);
+  if (!llvm::sys::path::is_absolute(Absolute) && !Base.empty())
+    llvm::sys::path::make_absolute(Base, Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
+  return Absolute.str().str();
+}
+
+static void addStats(ClangTidyStats &Sum, const ClangTidyStats &S) {
+  Sum.ErrorsDisplayed += S.ErrorsDisplayed;
+  Sum.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
+  Sum.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
+  Sum.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
+  Sum.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
+}
+
+bool planEachAlone(size_t Answered, size_t Parsed) {
+  return Parsed <= 1 || (Answered > 0 && Parsed <= MaxPlannedAlone);
+}
+
+std::string errorFileIdentity(const ClangTidyError &Error) {
+  if (Error.Message.FilePath.empty())
+    return {};
+  return fileIdentity(Error.Message.FilePath, Error.BuildDirectory);
+}
+
+bool isCompilerError(const ClangTidyError &Error) {
+  return Error.DiagLevel == ClangTidyError::Error &&
+         llvm::StringRef(Error.DiagnosticName).starts_with("clang-diagnostic-");
+}
+
+namespace {
+
+/// A file's options, with the header it stands in for always reported: the
+/// user named that header, as if it were the main file.
+class FocusedOptionsProvider : public ClangTidyOptionsProvider {
+public:
+  FocusedOptionsProvider(std::unique_ptr<ClangTidyOptionsProvider> Inner,
+                         llvm::StringRef Header)
+      : Inner(std::move(Inner)) {
+    Focus.HeaderFilterRegex =
+        "(^|/)" + llvm::Regex::escape(llvm::sys::path::filename(Header)) + "$";
+    Focus.ExcludeHeaderFilterRegex = "";
+  }
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Inner->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef FileName) override {
+    std::vector<OptionsSource> Sources = Inner->getRawOptions(FileName);
+    Sources.emplace_back(Focus, "the header named on the command line");
+    return Sources;
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+  ClangTidyOptions Focus;
+};
+
+/// A configuration's ExtraArgs and ExtraArgsBefore pass through
+/// sanitizeCompileArguments too: a repository's .clang-tidy must not make
+/// the compiler write files (issue 16 F11) or nest deeper than the stack
+/// holds (F7).
+class SafeArgsOptionsProvider : public ClangTidyOptionsProvider {
+public:
+  explicit SafeArgsOptionsProvider(std::unique_ptr<ClangTidyOptionsProvider> Inner)
+      : Inner(std::move(Inner)) {}
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Inner->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef FileName) override {
+    std::vector<OptionsSource> Sources = Inner->getRawOptions(FileName);
+    for (OptionsSource &Source : Sources)
+      for (std::optional<std::vector<std::string>> *Args :
+           {&Source.first.ExtraArgs, &Source.first.ExtraArgsBefore}) {
+        if (!*Args || (*Args)->empty())
+          continue;
+        std::vector<std::string> Checked = {"clang"};
+        llvm::append_range(Checked, **Args);
+        warnSanitizedArguments("in ExtraArgs of " + Source.second,
+                               sanitizeCompileArguments(Checked,
+                                                        /*FromBuild=*/false));
+        (*Args)->assign(Checked.begin() + 1, Checked.end());
+      }
+    return Sources;
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+};
+
+} // namespace
+
+RunResult runFiles(const std::vector<std::string> &GivenFiles,
+                   const tooling::CompilationDatabase &Compilations,
+                   const OptionsProviderFactory &MakeOptions,
+                   const RunSettings &Settings) {
+  const RunCaches *Caches = Settings.Caches;
+  // The process's working folder, read once here, before any worker runs.
+  // Each worker's file system has a working folder of its own, starting
+  // there: clang's ClangTool enters a compile command's "directory" by
+  // setting its file system's working folder, and on the process-wide real
+  // file system that is a chdir(), which moved the other workers' relative
+  // paths to another folder mid-run (issue 15). Nothing in a worker changes
+  // the process's working folder, and every file is named absolutely before
+  // the workers start.
+  llvm::SmallString<256> StartDir;
+  if (llvm::sys::fs::current_path(StartDir))
+    StartDir.clear();
+  std::vector<std::string> Files;
+  Files.reserve(GivenFiles.size());
+  for (const std::string &Given : GivenFiles)
+    Files.push_back(absolutePath(Given, StartDir));
+  std::vector<std::string> FocusIds(Files.size());
+  for (size_t I = 0; I < Settings.FocusHeaders.size() && I < Files.size(); ++I)
+    if (!Settings.FocusHeaders[I].empty())
+      FocusIds[I] = fileIdentity(Settings.FocusHeaders[I], StartDir);
+  // The order files are analyzed in; findings are still kept by input
+  // position. The preamble cache groups files that share a preamble, so
+  // each lives in memory only while its group runs.
+  std::vector<std::vector<size_t>> Plan;
+  // With a result cache, every file is first asked of it alone (RunCaches::
+  // ResultOnly), and the preambles are planned over the files it did not
+  // answer: those are what the run parses. In a warm run after an edit
+  // that is one file (or a few), and it is planned as a run of it alone
+  // would be: it builds the preamble of all its include lines, user headers
+  // included, which the next run of it alone (an editor, a pre-commit hook)
+  // finds in the folder. Planned with the files the cache answered, it
+  // got the shorter preamble they share, which that run does not use.
+  const bool Probe = Caches && Caches->Preambles && Caches->Results &&
+                     !Caches->TimeChecks && Files.size() > 1;
+  std::mutex ProbeMutex;
+  std::vector<char> NeedsParse(Files.size(), 0); // under ProbeMutex
+  size_t Answered = 0;                           // under ProbeMutex
+  auto PlanParses = [&] {
+    std::vector<size_t> Parsed;
+    size_t Replayed = 0;
+    {
+      std::scoped_lock Lock(ProbeMutex);
+      for (size_t I = 0; I < Files.size(); ++I)
+        if (NeedsParse[I])
+          Parsed.push_back(I);
+      Replayed = Answered;
+    }
+    std::vector<std::string> Names;
+    Names.reserve(Parsed.size());
+    for (size_t I : Parsed)
+      Names.push_back(Files[I]);
+    std::vector<std::vector<size_t>> Groups = Caches->Preambles->planRun(
+        Names, /*EachAlone=*/planEachAlone(Replayed, Parsed.size()));
+    for (std::vector<size_t> &Group : Groups)
+      for (size_t &Position : Group)
+        Position = Parsed[Position];
+    return Groups;
+  };
+  if (Caches && Caches->Preambles && !Probe) {
+    Plan = Caches->Preambles->planRun(Files);
+  } else {
+    for (size_t I = 0; I < Files.size(); ++I)
+      Plan.push_back({I});
+  }
+  FileSchedule Schedule(std::move(Plan), Probe ? FileSchedule::PlanAfter(
+                                                     PlanParses)
+                                               : FileSchedule::PlanAfter());
+  std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
+  std::vector<ClangTidyStats> StatsPerFile(Files.size());
+  std::vector<char> Finished(Files.size(), 0);
+  std::vector<char> Failed(Files.size(), 0);
+  std::vector<std::vector<std::string>> NotesPerFile(Files.size());
+
+  RunResult Result;
+  std::mutex ResultMutex;
+  size_t Done = 0;
+  size_t NextToReport = 0;
+  // A header included by several files yields the same finding once per
+  // file; it is reported once, where the first file in input order saw it.
+  // The header is the same file under every spelling (`../include/h.cuh`,
+  // `-Iinclude` and `h.cuh`, a symlinked folder): by identity, not by name.
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
+  // Under ResultMutex: moves every finished file at the front of the input
+  // order into the result, and reports it.
+  auto ReportReadyFiles = [&] {
+    for (; NextToReport < Files.size() && Finished[NextToReport];
+         ++NextToReport) {
+      const size_t I = NextToReport;
+      addStats(Result.Stats, StatsPerFile[I]);
+      const size_t First = Result.Errors.size();
+      for (ClangTidyError &Error : PerFile[I])
+        if (Seen.emplace(Error.DiagnosticName, errorFileIdentity(Error),
+                         Error.Message.FileOffset, Error.Message.Message)
+                .second)
+          Result.Errors.push_back(std::move(Error));
+      PerFile[I].clear();
+      if (!NotesPerFile[I].empty()) {
+        if (Settings.FileNotes) {
+          Settings.FileNotes(I, NotesPerFile[I]);
+        } else {
+          std::string Lines;
+          for (const std::string &Note : NotesPerFile[I])
+            Lines += "cuda-tidy: note: " + escapeForTerminal(Note) + "\n";
+          llvm::errs() << Lines; // one write
+        }
+      }
+      if (Settings.FileDone)
+        Settings.FileDone(I, llvm::ArrayRef(Result.Errors).drop_front(First),
+                          Failed[I] != 0);
+      else if (Failed[I])
+        // One write: a line other threads cannot split.
+        llvm::errs() << ("Error while processing " + escapeForTerminal(Files[I]) +
+                         ".\n");
+    }
+  };
+
+  // The time limit's bookkeeping, on the heap: a timed-out file's thread
+  // reads it after this function may have returned.
+  struct Watch {
+    std::mutex Mutex;
+    std::vector<char> Running, Abandoned;
+    std::vector<std::chrono::steady_clock::time_point> Started;
+    std::vector<unsigned> ThreadOf;   ///< Per file.
+    std::vector<char> ThreadAbandoned; ///< Per thread.
+    /// Per file: what its thread allocated (MemoryBudget.h). Made before
+    /// any worker runs; a thread stopped over the limit uses its account
+    /// until the process ends.
+    std::vector<std::unique_ptr<MemoryAccount>> Memory;
+    size_t Completed = 0;
+    /// Signalled when a file completes, so that the watch ends as soon as
+    /// the last one does rather than at its next poll (a single edited
+    /// file's re-lint is 0.1 to 0.2 s: a 20 ms poll was a tenth of it).
+    std::condition_variable CompletedChanged;
+  };
+  auto Watched = std::make_shared<Watch>();
+  Watched->Running.assign(Files.size(), 0);
+  Watched->Abandoned.assign(Files.size(), 0);
+  Watched->Started.resize(Files.size());
+  Watched->ThreadOf.assign(Files.size(), 0);
+  const bool LimitMemory =
+      Settings.FileMemoryLimitBytes > 0 && memoryBudgetEnforced();
+  if (LimitMemory)
+    for (size_t I = 0; I < Files.size(); ++I) {
+      Watched->Memory.push_back(std::make_unique<MemoryAccount>());
+      Watched->Memory.back()->Limit =
+          static_cast<std::int64_t>(std::min<std::uint64_t>(
+              Settings.FileMemoryLimitBytes, INT64_MAX));
+    }
+
+  auto Worker = [&, Watched](unsigned Thread) {
+    while (std::optional<size_t> Next = Schedule.next()) {
+      const size_t I = *Next;
+      {
+        std::scoped_lock Lock(Watched->Mutex);
+        Watched->Running[I] = 1;
+        Watched->Started[I] = std::chrono::steady_clock::now();
+        Watched->ThreadOf[I] = Thread;
+      }
+      // Its own copy: the run's list may be gone when a timed-out file
+      // returns.
+      // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
+      const std::string File = Files[I];
+      // Each parse of the file gets a context of its own: a repaired parse
+      // (below) must not see the first one's diagnostics.
+      auto MakeFileOptions = [&] {
+        std::unique_ptr<ClangTidyOptionsProvider> Options = MakeOptions();
+        if (Options)
+          Options =
+              std::make_unique<SafeArgsOptionsProvider>(std::move(Options));
+        if (!FocusIds[I].empty() && Options)
+          Options = std::make_unique<FocusedOptionsProvider>(
+              std::move(Options), Settings.FocusHeaders[I]);
+        return Options;
+      };
+      // Only the file's own analysis is counted; what the run does with
+      // its results afterwards is not.
+      MemoryAccount *Account = LimitMemory ? Watched->Memory[I].get() : nullptr;
+      // One parse and analysis of the file over \p FS; false when the file
+      // was abandoned meanwhile (then nothing of the run may be touched).
+      auto Analyze = [&](const llvm::IntrusiveRefCntPtr<
+                             llvm::vfs::OverlayFileSystem> &FS,
+                         const RunCaches *With, FileRun &Run) {
+        ClangTidyContext Context(MakeFileOptions(), false, false, false);
+        setThreadMemoryAccount(Account);
+        if (With) {
+          Run = runFileWithCaches(Context, Compilations, File, FS,
+                                  Settings.FixNotes, *With);
+        } else {
+          Run.Errors = runClangTidy(Context, Compilations, {File}, FS,
+                                    Settings.FixNotes, false, "",
+                                    /*Quiet=*/true);
+          Run.Stats = Context.getStats();
+        }
+        // Headers named as a PCH names them (Findings.h), in both ways.
+        absoluteFileNames(Run.Errors);
+        setThreadMemoryAccount(nullptr);
+        std::scoped_lock Lock(Watched->Mutex);
+        return !Watched->Abandoned[I];
+      };
+      FileRun Run;
+      // The files that share this one's preamble may start as soon as it
+      // has it: waiting for the whole file left the other workers idle
+      // for as long as a group's first file ran.
+      std::optional<RunCaches> WithSignal;
+      // The first step (Probe): the file only asked of the result cache.
+      bool Probing = false;
+      bool Probed = false; // the second step, for a file the cache missed
+      if (Probe) {
+        std::scoped_lock Lock(ProbeMutex);
+        Probed = NeedsParse[I] != 0;
+        Probing = !Probed;
+      }
+      if (Caches) {
+        WithSignal.emplace(*Caches);
+        WithSignal->ResultOnly = Probing;
+        WithSignal->ResultLookedUp = Probed;
+        // Under the watch's lock, and only while the file is not
+        // abandoned: an abandoned worker may outlive the run's schedule.
+        WithSignal->PreambleAcquired = [&Schedule, Watched, I] {
+          std::scoped_lock Lock(Watched->Mutex);
+          if (!Watched->Abandoned[I])
+            Schedule.preambleReady(I);
+        };
+      }
+      if (!Analyze(llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+                       workerFileSystem(StartDir)),
+                   WithSignal ? &*WithSignal : nullptr, Run))
+        return; // reported as timed out; nothing of the run is touched
+      if (Run.NeedsParse) {
+        // Its turn comes in the second step, with its preamble planned.
+        {
+          std::scoped_lock Lock(Watched->Mutex);
+          Watched->Running[I] = 0;
+        }
+        {
+          std::scoped_lock Lock(ProbeMutex);
+          NeedsParse[I] = 1;
+        }
+        Schedule.done(I);
+        continue;
+      }
+      if (Probing) {
+        std::scoped_lock Lock(ProbeMutex);
+        ++Answered;
+      }
+      if (Caches && Settings.Snapshots)
+        for (const auto &[Path, Hash] : Run.UserFilesRead)
+          Settings.Snapshots->recordParsed(Path, Hash);
+      // nvcc spellings clang rejects (NvccSpellingRepair.h): the file is
+      // parsed again with them rewritten in memory, the same length, so
+      // every finding keeps its place. A repair can uncover the next error
+      // (clang stops an asm statement at its first), hence a few rounds.
+      // The snapshots above keep the bytes on disk, which --fix edits. The
+      // reference run (no caches: clang-tidy's own runClangTidy) repairs
+      // nothing: it is plain clang-tidy, and has printed clang's "Error
+      // while processing" line already.
+      // The notes printed with the file: the repairs, then the functions no
+      // check analyzed.
+      std::vector<std::string> Repairs;
+      if (Settings.RepairNvccSpellings && Caches) {
+        std::map<std::string, std::string> Repaired;
+        for (unsigned Round = 0; Round < 3; ++Round) {
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Disk =
+              workerFileSystem(StartDir);
+          RepairPlan Plan = planSpellingRepairs(Run.Errors, *Disk, Repaired);
+          if (Plan.empty())
+            break;
+          for (auto &[Path, Text] : Plan.Files)
+            Repaired[Path] = std::move(Text);
+          llvm::append_range(Repairs, Plan.Notes);
+          // No preamble: one built from repaired headers must not serve
+          // another file's parse of the bytes on disk.
+          RunCaches NoPreamble = *Caches;
+          NoPreamble.Preambles = nullptr;
+          FileRun Again;
+          if (!Analyze(repairedFileSystem(Disk, Repaired), &NoPreamble, Again))
+            return;
+          Run.Errors = std::move(Again.Errors);
+          Run.Stats = Again.Stats;
+          Run.Failed = Again.Failed;
+          Run.FunctionsNotAnalyzed = std::move(Again.FunctionsNotAnalyzed);
+        }
+      }
+      llvm::append_range(Repairs, Run.FunctionsNotAnalyzed);
+      std::vector<ClangTidyError> Errors = std::move(Run.Errors);
+      ClangTidyStats Stats = Run.Stats;
+      const bool FileFailed = Run.Failed;
+      {
+        std::scoped_lock Lock(Watched->Mutex);
+        Watched->Running[I] = 0;
+        ++Watched->Completed;
+      }
+      Watched->CompletedChanged.notify_all();
+      if (!FocusIds[I].empty()) {
+        llvm::erase_if(Errors, [&](const ClangTidyError &Error) {
+          return !isCompilerError(Error) &&
+                 errorFileIdentity(Error) != FocusIds[I];
+        });
+        // What the stand-in file's run suppressed is about that file, not
+        // about the header the user named.
+        Stats = ClangTidyStats();
+      }
+      Schedule.done(I);
+      std::scoped_lock Lock(ResultMutex);
+      PerFile[I] = std::move(Errors);
+      StatsPerFile[I] = Stats;
+      NotesPerFile[I] = std::move(Repairs);
+      Finished[I] = 1;
+      Failed[I] = FileFailed ? 1 : 0;
+      ReportReadyFiles();
+      if (Settings.Progress)
+        Settings.Progress(++Done, Result.Errors.size());
+    }
+  };
+  // Every worker, -j 1 included, runs on a thread with a large stack: the
+  // AST matchers recurse once per nesting level, and 2,000 nested
+  // parentheses overflow the default 8 MB (clang-tidy itself crashes there).
+  // Only touched pages are committed, so the reservation costs nothing.
+  constexpr unsigned WorkerStackBytes = 512u << 20;
+  const unsigned Jobs = std::max(
+      1u, std::min<unsigned>(Settings.Jobs, static_cast<unsigned>(Files.size())));
+  std::vector<llvm::thread> Threads;
+  Threads.reserve(Jobs);
+  auto Start = [&] {
+    const unsigned Thread = Threads.size();
+    {
+      std::scoped_lock Lock(Watched->Mutex);
+      Watched->ThreadAbandoned.push_back(0);
+    }
+    Threads.emplace_back(std::optional<unsigned>(WorkerStackBytes), Worker,
+                         Thread);
+  };
+  for (unsigned J = 0; J < Jobs; ++J)
+    Start();
+  if (Settings.FileTimeLimitSeconds > 0 || LimitMemory) {
+    const auto Limit = std::chrono::duration<double>(Settings.FileTimeLimitSeconds);
+    for (;;) {
+      std::vector<std::pair<size_t, bool>> Late; // file, over memory
+      {
+        std::unique_lock Lock(Watched->Mutex);
+        // The limits are checked every 20 ms, or at once when the last
+        // file completes.
+        Watched->CompletedChanged.wait_for(
+            Lock, std::chrono::milliseconds(20),
+            [&] { return Watched->Completed == Files.size(); });
+        if (Watched->Completed == Files.size())
+          break;
+        const auto Now = std::chrono::steady_clock::now();
+        for (size_t I = 0; I < Files.size(); ++I) {
+          if (!Watched->Running[I])
+            continue;
+          const bool OverMemory =
+              LimitMemory &&
+              Watched->Memory[I]->Exceeded.load(std::memory_order_acquire);
+          if (OverMemory || (Settings.FileTimeLimitSeconds > 0 &&
+                             Now - Watched->Started[I] > Limit)) {
+            Watched->Running[I] = 0;
+            Watched->Abandoned[I] = 1;
+            Watched->ThreadAbandoned[Watched->ThreadOf[I]] = 1;
+            ++Watched->Completed;
+            Late.emplace_back(I, OverMemory);
+          }
+        }
+      }
+      for (const auto &[I, OverMemory] : Late) {
+        // Its group's other files need not wait for it (its preamble, if it
+        // was building one, is never finished: they parse without it).
+        Schedule.done(I);
+        {
+          std::scoped_lock Lock(ResultMutex);
+          if (OverMemory)
+            llvm::errs() << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
+                         << "' needed more than "
+                         << Settings.FileMemoryLimitBytes / (1024ULL * 1024)
+                         << " MiB of memory (--file-memory-limit); its "
+                            "analysis was abandoned and it has no findings\n";
+          else
+            llvm::errs() << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
+                         << "' took longer than "
+                         << llvm::format("%g", Settings.FileTimeLimitSeconds)
+                         << " s (--file-time-limit); its analysis was "
+                            "abandoned and it has no findings\n";
+          PerFile[I].clear();
+          Finished[I] = 1;
+          Failed[I] = 1;
+          ++(OverMemory ? Result.OverMemory : Result.TimedOut);
+          ReportReadyFiles();
+          if (Settings.Progress)
+            Settings.Progress(++Done, Result.Errors.size());
+        }
+        Start(); // the other files keep their workers
+      }
+    }
+  }
+  for (unsigned J = 0; J < Threads.size(); ++J) {
+    bool Left;
+    {
+      std::scoped_lock Lock(Watched->Mutex);
+      Left = Watched->ThreadAbandoned[J];
+    }
+    if (Left) {
+      Threads[J].detach();
+      ++Result.LeftRunning;
+    } else {
+      Threads[J].join();
+    }
+  }
+  return Result;
+}
+
+} // namespace clang::tidy::cuda::driver

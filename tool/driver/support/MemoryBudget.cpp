@@ -1,0 +1,195 @@
+//===--- MemoryBudget.cpp - counting each file's allocations --------------===//
+
+#include "tool/driver/support/MemoryBudget.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <malloc.h>
+#include <unistd.h>
+
+#ifdef __has_feature
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) ||   \
+    __has_feature(thread_sanitizer)
+#define CUDA_TIDY_NO_ALLOCATOR_COUNT 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || !defined(__GLIBC__)
+#define CUDA_TIDY_NO_ALLOCATOR_COUNT 1
+#endif
+
+namespace clang::tidy::cuda::driver {
+
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+namespace {
+// Plain data, no constructor: read by the allocator before anything of the
+// program is initialized, and set up for a new thread without allocating.
+__attribute__((tls_model("initial-exec"))) thread_local MemoryAccount
+    *Current = nullptr;
+__attribute__((tls_model("initial-exec"))) thread_local unsigned Deferred = 0;
+} // namespace
+#endif
+
+MemoryStopDeferred::MemoryStopDeferred() {
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+  ++Deferred;
+#endif
+}
+
+MemoryStopDeferred::~MemoryStopDeferred() {
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+  --Deferred;
+#endif
+}
+
+void setThreadMemoryAccount(MemoryAccount *Account) {
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+  Current = Account;
+#else
+  (void)Account;
+#endif
+}
+
+bool memoryBudgetEnforced() {
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+  return true;
+#else
+  return false;
+#endif
+}
+
+unsigned defaultFileMemoryLimitMiB() {
+  constexpr unsigned Default = 4096;
+  const long Pages = ::sysconf(_SC_PHYS_PAGES);
+  const long PageSize = ::sysconf(_SC_PAGESIZE);
+  if (Pages <= 0 || PageSize <= 0)
+    return Default;
+  const unsigned long long HalfMiB =
+      static_cast<unsigned long long>(Pages) *
+      static_cast<unsigned long long>(PageSize) / 2 / (1024ULL * 1024);
+  return static_cast<unsigned>(
+      std::max<unsigned long long>(256, std::min<unsigned long long>(
+                                            Default, HalfMiB)));
+}
+
+} // namespace clang::tidy::cuda::driver
+
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+
+// glibc's allocator under its exported names: the replacements below hand
+// every call to it, so memory from any of them can go to any free.
+// NOLINTBEGIN(bugprone-reserved-identifier,readability-identifier-naming)
+extern "C" {
+void *__libc_malloc(size_t Size);
+void __libc_free(void *Ptr);
+void *__libc_calloc(size_t Nmemb, size_t Size);
+void *__libc_realloc(void *Ptr, size_t Size);
+void *__libc_memalign(size_t Alignment, size_t Size);
+}
+// NOLINTEND(bugprone-reserved-identifier,readability-identifier-naming)
+
+namespace {
+
+using clang::tidy::cuda::driver::Current;
+using clang::tidy::cuda::driver::Deferred;
+
+/// Counts \p Ptr, just allocated by this thread; stops the thread for good
+/// when that takes its account past the limit.
+void allocated(void *Ptr) {
+  clang::tidy::cuda::driver::MemoryAccount *Account = Current;
+  if (!Account || !Ptr)
+    return;
+  const auto Size = static_cast<std::int64_t>(malloc_usable_size(Ptr));
+  const std::int64_t Now =
+      Account->Bytes.fetch_add(Size, std::memory_order_relaxed) + Size;
+  if (Account->Limit > 0 && Now > Account->Limit) {
+    Account->Exceeded.store(true, std::memory_order_release);
+    if (Deferred)
+      return; // holding a lock of the run: stop at the next allocation
+    // The run abandons the file (ParallelRun.cpp); this thread holds no
+    // lock of the allocator here, and never returns into the analysis.
+    for (;;)
+      ::pause();
+  }
+}
+
+void freeing(void *Ptr) {
+  clang::tidy::cuda::driver::MemoryAccount *Account = Current;
+  if (!Account || !Ptr)
+    return;
+  Account->Bytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(Ptr)),
+                           std::memory_order_relaxed);
+}
+
+} // namespace
+
+// NOLINTBEGIN(readability-identifier-naming): the C library's names.
+extern "C" {
+
+void *malloc(size_t Size) {
+  void *Ptr = __libc_malloc(Size);
+  allocated(Ptr);
+  return Ptr;
+}
+
+void free(void *Ptr) {
+  freeing(Ptr);
+  __libc_free(Ptr);
+}
+
+void *calloc(size_t Nmemb, size_t Size) {
+  void *Ptr = __libc_calloc(Nmemb, Size);
+  allocated(Ptr);
+  return Ptr;
+}
+
+void *realloc(void *Ptr, size_t Size) {
+  if (Current && Ptr) {
+    const size_t Before = malloc_usable_size(Ptr);
+    void *Moved = __libc_realloc(Ptr, Size);
+    if (!Moved && Size != 0)
+      return nullptr; // Ptr is untouched
+    Current->Bytes.fetch_sub(static_cast<std::int64_t>(Before),
+                             std::memory_order_relaxed);
+    allocated(Moved);
+    return Moved;
+  }
+  void *Moved = __libc_realloc(Ptr, Size);
+  allocated(Moved);
+  return Moved;
+}
+
+void *memalign(size_t Alignment, size_t Size) {
+  void *Ptr = __libc_memalign(Alignment, Size);
+  allocated(Ptr);
+  return Ptr;
+}
+
+void *aligned_alloc(size_t Alignment, size_t Size) {
+  return memalign(Alignment, Size);
+}
+
+int posix_memalign(void **Memptr, size_t Alignment, size_t Size) {
+  if (Alignment % sizeof(void *) != 0 ||
+      (Alignment & (Alignment - 1)) != 0)
+    return EINVAL;
+  void *Ptr = memalign(Alignment, Size);
+  if (!Ptr)
+    return ENOMEM;
+  *Memptr = Ptr;
+  return 0;
+}
+
+void *valloc(size_t Size) {
+  return memalign(static_cast<size_t>(::sysconf(_SC_PAGESIZE)), Size);
+}
+
+void *pvalloc(size_t Size) {
+  const auto Page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  return memalign(Page, (Size + Page - 1) / Page * Page);
+}
+
+} // extern "C"
+// NOLINTEND(readability-identifier-naming)
+
+#endif
