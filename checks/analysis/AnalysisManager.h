@@ -14,6 +14,7 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_ANALYSISMANAGER_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_ANALYSISMANAGER_H
 
+#include "checks/analysis/core/FactQueries.h"
 #include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/launch/LaunchShape.h"
@@ -45,11 +46,11 @@ struct SharedAccessSite {
   const CallExpr *Call = nullptr;
 };
 
-class AnalysisManager {
+class AnalysisManager final : public FactQueries {
 public:
   /// A manager owned by the caller (unit tests).
   AnalysisManager(ASTContext &Ctx, const AnalysisOptions &Options);
-  ~AnalysisManager();
+  ~AnalysisManager() override;
   AnalysisManager(const AnalysisManager &) = delete;
   AnalysisManager &operator=(const AnalysisManager &) = delete;
 
@@ -64,25 +65,26 @@ public:
   /// The analysis of \p FD's definition, or nullptr when it has no body in
   /// this TU, is a dependent template, or is being analysed right now (a
   /// recursive call).
-  const FunctionDivergence *divergence(const FunctionDecl *FD);
+  const FunctionDivergence *divergence(const FunctionDecl *FD) override;
 
   /// The summary of \p FD, or nullptr when it has no body in this TU.
   /// Recursion gets a conservative summary.
-  const CallSummary *summary(const FunctionDecl *FD);
+  const CallSummary *summary(const FunctionDecl *FD) override;
   /// blockDim.x is a multiple of 32 wherever \p FD runs: the option says so
   /// for every kernel, or the TU's launches and checks do for this one
   /// (LaunchShape.h).
-  bool rowsAreWarpAligned(const FunctionDecl *FD);
+  bool rowsAreWarpAligned(const FunctionDecl *FD) override;
   /// Nothing says how wide \p FD's blocks are: neither the option nor a
   /// launch or check the TU shows (aligned or not).
   bool rowWidthUnknown(const FunctionDecl *FD);
   /// log2 of the power-of-two factor kernel \p Kernel's parameter \p Param
   /// has at every launch the TU shows (LaunchShapes::argumentFactor).
-  unsigned launchArgumentAlignLog2(const FunctionDecl *Kernel, unsigned Param);
+  unsigned launchArgumentAlignLog2(const FunctionDecl *Kernel,
+                                   unsigned Param) override;
   /// blockDim's component \p Dim (0 = x) of kernel \p FD's blocks as the TU
   /// shows it (LaunchShapes::blockExtent); the option's whole-warp rows make
   /// x a multiple of 32.
-  BlockExtentFact blockExtent(const FunctionDecl *FD, unsigned Dim);
+  BlockExtentFact blockExtent(const FunctionDecl *FD, unsigned Dim) override;
   /// \p S diverges within \p Within in \p FD only because threadIdx.y/z
   /// may split a warp: with whole-warp rows it would not, and the TU does
   /// not show \p FD's row width. Such a finding rests on a fact the tool

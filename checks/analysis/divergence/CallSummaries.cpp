@@ -1,7 +1,8 @@
 //===--- CallSummaries.cpp - what a call does, for the caller's analysis --===//
 
 #include "checks/analysis/divergence/CallSummaries.h"
-#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/core/FactQueries.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/api/CudaBuiltins.h"
 
 #include "clang/AST/Decl.h"
@@ -66,7 +67,7 @@ CallSummary conservativeSummary(const FunctionDecl *FD) {
   return Summary;
 }
 
-CallSummary summarize(const FunctionDivergence &D, AnalysisManager &Manager) {
+CallSummary summarize(const FunctionDivergence &D, FactQueries &Manager) {
   CallSummary Summary;
   Summary.Function = D.function();
   Summary.ReturnValue = D.returnUniformity();
@@ -111,7 +112,7 @@ CallSummary summarize(const FunctionDivergence &D, AnalysisManager &Manager) {
 
 std::optional<CallSiteDivergence>
 callSiteDivergence(const FunctionDivergence &Caller, const CallExpr *Call,
-                   const CallSummary &Summary, AnalysisManager &Manager) {
+                   const CallSummary &Summary, FactQueries &Manager) {
   if (Summary.Barriers.empty())
     return std::nullopt;
   llvm::SmallVector<const BarrierSite *, 4> Order;

@@ -71,7 +71,7 @@ struct CallSummary {
 
 /// Builds the summary of the function \p D analysed. \p Manager provides
 /// the summaries of its callees.
-CallSummary summarize(const FunctionDivergence &D, AnalysisManager &Manager);
+CallSummary summarize(const FunctionDivergence &D, FactQueries &Manager);
 
 /// A conservative summary for a function the analysis cannot look into.
 CallSummary conservativeSummary(const FunctionDecl *FD);
@@ -93,7 +93,7 @@ struct CallSiteDivergence {
 /// reported here; they are reported where they are.
 std::optional<CallSiteDivergence>
 callSiteDivergence(const FunctionDivergence &Caller, const CallExpr *Call,
-                   const CallSummary &Summary, AnalysisManager &Manager);
+                   const CallSummary &Summary, FactQueries &Manager);
 
 } // namespace clang::tidy::cuda::analysis
 

@@ -217,7 +217,7 @@ std::optional<DivergenceReason> FunctionDivergence::Impl::findReason(
 
 FunctionDivergence::FunctionDivergence(const FunctionDecl *FD, ASTContext &Ctx,
                                        const AnalysisOptions &Options,
-                                       AnalysisManager *Manager)
+                                       FactQueries *Manager)
     : P(std::make_unique<Impl>(FD, Ctx, Options, Manager)) {
   P->run();
 }

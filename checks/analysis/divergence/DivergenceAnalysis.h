@@ -47,7 +47,7 @@ class VarDecl;
 
 namespace clang::tidy::cuda::analysis {
 
-class AnalysisManager;
+class FactQueries;
 
 /// Knobs of the analysis. Results for different options are cached apart.
 struct AnalysisOptions {
@@ -101,7 +101,7 @@ public:
   /// summaries of callees; it may be null, and then every call is treated as
   /// a pure function of its arguments.
   FunctionDivergence(const FunctionDecl *FD, ASTContext &Ctx,
-                     const AnalysisOptions &Options, AnalysisManager *Manager);
+                     const AnalysisOptions &Options, FactQueries *Manager);
   ~FunctionDivergence();
   FunctionDivergence(const FunctionDivergence &) = delete;
   FunctionDivergence &operator=(const FunctionDivergence &) = delete;

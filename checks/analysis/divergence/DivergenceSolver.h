@@ -19,9 +19,9 @@
 #define CUDA_TIDY_CHECKS_ANALYSIS_DIVERGENCESOLVER_H
 
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
-#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/core/FactQueries.h"
+#include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/api/CudaBuiltins.h"
-#include "checks/analysis/launch/LaunchShape.h"
 #include "checks/analysis/divergence/ThreadIndexForms.h"
 #include "checks/analysis/divergence/WarpReductions.h"
 
@@ -165,17 +165,17 @@ struct FunctionDivergence::Impl {
   using State = divergence::SlotState;
 
   Impl(const FunctionDecl *FD, ASTContext &Ctx, const AnalysisOptions &Opts,
-       AnalysisManager *Mgr)
+       FactQueries *Mgr)
       : FD(FD), Ctx(Ctx), Opts(Opts), Mgr(Mgr) {}
 
   const FunctionDecl *FD;
   ASTContext &Ctx;
   AnalysisOptions Opts;
-  AnalysisManager *Mgr;
+  FactQueries *Mgr;
   bool Analyzed = false;
   bool IsKernel = false;
   /// blockDim.x is a multiple of 32 wherever this function runs, so
-  /// threadIdx.y/z are warp-uniform (AnalysisManager::rowsAreWarpAligned).
+  /// threadIdx.y/z are warp-uniform (FactQueries::rowsAreWarpAligned).
   bool RowsWarpAligned = false;
   /// blockDim.x * blockDim.y is a multiple of 32 (a 4 x 8 x n block), so
   /// threadIdx.z is warp-uniform.

@@ -2,7 +2,8 @@
 
 #include "checks/analysis/divergence/ThreadIndexEval.h"
 
-#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/core/FactQueries.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/api/CooperativeGroups.h"
 

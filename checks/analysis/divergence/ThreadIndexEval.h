@@ -54,7 +54,7 @@ class VarDecl;
 
 namespace clang::tidy::cuda::analysis {
 
-class AnalysisManager;
+class FactQueries;
 
 /// A value as the evaluation sees it: a constant plus block-uniform symbols
 /// with integer coefficients.
@@ -282,12 +282,12 @@ public:
   /// With \p Summaries, a call of a function whose summary holds a block
   /// (or wider) barrier counts too, however deep (GlobalAccesses: such a
   /// call orders the warp's lanes as well).
-  explicit WarpSyncCalls(AnalysisManager *Summaries = nullptr)
+  explicit WarpSyncCalls(FactQueries *Summaries = nullptr)
       : Summaries(Summaries) {}
   bool isWarpSync(const CallExpr *Call, unsigned Depth = 0);
 
 private:
-  AnalysisManager *Summaries;
+  FactQueries *Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> Syncs;
 };
 

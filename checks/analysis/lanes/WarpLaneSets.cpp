@@ -2,7 +2,7 @@
 
 #include "checks/analysis/lanes/WarpLaneSets.h"
 
-#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/core/FactQueries.h"
 #include "checks/analysis/api/CooperativeGroups.h"
 #include "checks/analysis/api/CudaBuiltins.h"
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
@@ -636,7 +636,7 @@ bool containsGoto(const Stmt *S) {
 } // namespace
 
 struct WarpLaneSets::Impl {
-  Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager)
+  Impl(const FunctionDecl *FD, ASTContext &Ctx, FactQueries &Manager)
       : FD(FD), Ctx(Ctx), Manager(Manager),
         D(Manager.divergence(FD)), IsKernel(FD->hasAttr<CUDAGlobalAttr>()) {
     collectNotOnlyRead(FD->getBody(), nullptr);
@@ -660,7 +660,7 @@ struct WarpLaneSets::Impl {
 
   const FunctionDecl *FD;
   ASTContext &Ctx;
-  AnalysisManager &Manager;
+  FactQueries &Manager;
   const FunctionDivergence *D;
   bool IsKernel;
   /// Call-site context: the call that makes FD's walk, and the walk of the
@@ -1344,13 +1344,13 @@ struct WarpLaneSets::Impl {
 };
 
 WarpLaneSets::WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
-                           AnalysisManager &Manager)
+                           FactQueries &Manager)
     : P(std::make_unique<Impl>(FD, Ctx, Manager)) {
   P->run();
 }
 
 WarpLaneSets::WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
-                           AnalysisManager &Manager, const CallExpr *Call,
+                           FactQueries &Manager, const CallExpr *Call,
                            const WarpLaneSets &Caller)
     : P(std::make_unique<Impl>(FD, Ctx, Manager)) {
   P->Site = Call;

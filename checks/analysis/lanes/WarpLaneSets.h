@@ -66,7 +66,7 @@ class Stmt;
 
 namespace clang::tidy::cuda::analysis {
 
-class AnalysisManager;
+class FactQueries;
 class FunctionDivergence;
 
 /// Bit l: lane l.
@@ -152,7 +152,7 @@ public:
   /// Walks \p FD's body. \p Manager answers which conditions are uniform
   /// across the warp and how wide the TU launches the kernel.
   WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
-               AnalysisManager &Manager);
+               FactQueries &Manager);
   /// Call-site context: walks \p FD as \p Call, a call of it that \p Caller
   /// walked, makes it. The lanes that reach the call enter \p FD (with
   /// their exactness, exits and guard); \p FD's parameters that it never
@@ -161,7 +161,7 @@ public:
   /// across the warp only when the arguments it depends on are; threadIdx
   /// and blockDim are as for \p Caller. \p Caller must outlive this.
   WarpLaneSets(const FunctionDecl *FD, ASTContext &Ctx,
-               AnalysisManager &Manager, const CallExpr *Call,
+               FactQueries &Manager, const CallExpr *Call,
                const WarpLaneSets &Caller);
   ~WarpLaneSets();
   WarpLaneSets(const WarpLaneSets &) = delete;

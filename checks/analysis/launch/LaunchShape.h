@@ -28,6 +28,8 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHSHAPE_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHSHAPE_H
 
+#include "checks/analysis/core/FactQueries.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <array>
@@ -42,16 +44,6 @@ class FunctionDecl;
 } // namespace clang
 
 namespace clang::tidy::cuda::analysis {
-
-/// What the translation unit shows about one extent of a kernel's blocks
-/// (blockDim.x, .y or .z).
-struct BlockExtentFact {
-  /// A power of two every launch's extent is a multiple of; 1 when unknown.
-  uint64_t Factor = 1;
-  /// The extent itself, when every launch gives the same constant, or the
-  /// kernel stops unless it has it (`assert(blockDim.x == 4)`).
-  std::optional<uint64_t> Exact;
-};
 
 /// The largest power of two (up to 2^31) that \p E is known to be a multiple
 /// of, following constants, template arguments, products, shifts, sums and

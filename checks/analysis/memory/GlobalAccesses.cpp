@@ -2,7 +2,7 @@
 
 #include "checks/analysis/memory/GlobalAccesses.h"
 
-#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/core/FactQueries.h"
 #include "checks/analysis/memory/BarrierIntervals.h"
 #include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/api/CooperativeGroups.h"
@@ -94,7 +94,7 @@ struct Info {
 struct GlobalAccessAnalysis::Impl {
   const FunctionDecl *FD;
   ASTContext &Ctx;
-  AnalysisManager &Manager;
+  FactQueries &Manager;
   GlobalAccessOptions Opts;
   unsigned BlockThreads = DefaultBlockThreads;
   bool Analyzable = false;
@@ -119,7 +119,7 @@ struct GlobalAccessAnalysis::Impl {
   std::map<unsigned, std::map<std::string, std::vector<unsigned>>>
       WritersCache;
 
-  Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager,
+  Impl(const FunctionDecl *FD, ASTContext &Ctx, FactQueries &Manager,
        GlobalAccessOptions Opts)
       : FD(FD), Ctx(Ctx), Manager(Manager), Opts(Opts) {}
 
@@ -873,7 +873,7 @@ std::vector<MemoryExchange> GlobalAccessAnalysis::Impl::exchanges() {
 
 GlobalAccessAnalysis::GlobalAccessAnalysis(const FunctionDecl *FD,
                                            ASTContext &Ctx,
-                                           AnalysisManager &Manager,
+                                           FactQueries &Manager,
                                            GlobalAccessOptions Options)
     : P(std::make_unique<Impl>(FD, Ctx, Manager, Options)) {
   P->run();

@@ -63,7 +63,7 @@ class ValueDecl;
 
 namespace clang::tidy::cuda::analysis {
 
-class AnalysisManager;
+class FactQueries;
 
 /// One access through a tracked base: a kernel's pointer parameter (global
 /// memory) or a `__shared__` variable (for wmma tile reads only).
@@ -116,7 +116,7 @@ public:
   /// The accesses of kernel \p FD, or of the device function a call names
   /// (\p Options); nothing for a device function without one.
   GlobalAccessAnalysis(const FunctionDecl *FD, ASTContext &Ctx,
-                       AnalysisManager &Manager,
+                       FactQueries &Manager,
                        GlobalAccessOptions Options = {});
   ~GlobalAccessAnalysis();
   GlobalAccessAnalysis(const GlobalAccessAnalysis &) = delete;

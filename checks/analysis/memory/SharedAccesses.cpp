@@ -2,7 +2,7 @@
 
 #include "checks/analysis/memory/SharedAccesses.h"
 
-#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/core/FactQueries.h"
 #include "checks/analysis/memory/BarrierIntervals.h"
 #include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/api/CooperativeGroups.h"
@@ -47,7 +47,7 @@ bool isSharedVar(const VarDecl *V) {
 struct SharedAccessAnalysis::Impl {
   const FunctionDecl *FD;
   ASTContext &Ctx;
-  AnalysisManager &Manager;
+  FactQueries &Manager;
   SharedAccessOptions Opts;
   const FunctionDivergence *D = nullptr;
   /// The caller's, with call-site context.
@@ -92,7 +92,7 @@ struct SharedAccessAnalysis::Impl {
   ThreadCoord Shape{128, 1, 1};
   llvm::DenseMap<const VarDecl *, bool> MutatedCache;
 
-  Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager,
+  Impl(const FunctionDecl *FD, ASTContext &Ctx, FactQueries &Manager,
        SharedAccessOptions Opts)
       : FD(FD), Ctx(Ctx), Manager(Manager), Opts(Opts) {}
 
@@ -1007,7 +1007,7 @@ SharedAccessAnalysis::Impl::cellText(const SharedAccess &A,
 
 SharedAccessAnalysis::SharedAccessAnalysis(const FunctionDecl *Kernel,
                                            ASTContext &Ctx,
-                                           AnalysisManager &Manager,
+                                           FactQueries &Manager,
                                            SharedAccessOptions Options,
                                            const SharedAccessAnalysis *Sibling)
     : P(std::make_unique<Impl>(Kernel, Ctx, Manager, Options)) {

@@ -71,7 +71,7 @@ class VarDecl;
 
 namespace clang::tidy::cuda::analysis {
 
-class AnalysisManager;
+class FactQueries;
 
 struct SharedAccess {
   enum Kind { Read, Write, ReadWrite, Atomic } K = Read;
@@ -143,7 +143,7 @@ public:
   /// barrier scope, lends its per-thread evaluations (they do not depend on
   /// the scope): each access is evaluated once for both rules.
   SharedAccessAnalysis(const FunctionDecl *Kernel, ASTContext &Ctx,
-                       AnalysisManager &Manager,
+                       FactQueries &Manager,
                        SharedAccessOptions Options = {},
                        const SharedAccessAnalysis *Sibling = nullptr);
   ~SharedAccessAnalysis();

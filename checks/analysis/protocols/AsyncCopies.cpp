@@ -1,7 +1,8 @@
 //===--- AsyncCopies.cpp - asynchronous copies into memory, and their waits ===//
 
 #include "checks/analysis/protocols/AsyncCopies.h"
-#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/core/FactQueries.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/api/CooperativeGroups.h"
 #include "checks/analysis/api/CudaBuiltins.h"
 
@@ -527,7 +528,7 @@ struct Region {
 struct AsyncCopyAnalysis::Impl {
   const FunctionDecl *FD;
   ASTContext &Ctx;
-  AnalysisManager &Manager;
+  FactQueries &Manager;
   std::vector<AsyncCopy> Copies;
   std::vector<EarlyAccess> Early;
 
@@ -543,7 +544,7 @@ struct AsyncCopyAnalysis::Impl {
   /// Per access expression (dedup): index into Early.
   llvm::DenseMap<const Expr *, unsigned> EarlyOf;
 
-  Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager)
+  Impl(const FunctionDecl *FD, ASTContext &Ctx, FactQueries &Manager)
       : FD(FD), Ctx(Ctx), Manager(Manager) {}
 
   void run();
@@ -1015,7 +1016,7 @@ void AsyncCopyAnalysis::Impl::run() {
 }
 
 AsyncCopyAnalysis::AsyncCopyAnalysis(const FunctionDecl *FD, ASTContext &Ctx,
-                                     AnalysisManager &Manager)
+                                     FactQueries &Manager)
     : P(std::make_unique<Impl>(FD, Ctx, Manager)) {
   P->run();
 }

@@ -66,7 +66,7 @@ class VarDecl;
 
 namespace clang::tidy::cuda::analysis {
 
-class AnalysisManager;
+class FactQueries;
 
 /// Which API made an asynchronous copy, which decides what completes it.
 enum class AsyncCopyApi {
@@ -154,7 +154,7 @@ public:
   /// The copies of \p FD and the accesses that meet them. \p Manager
   /// supplies the CFG (the divergence analysis's).
   AsyncCopyAnalysis(const FunctionDecl *FD, ASTContext &Ctx,
-                    AnalysisManager &Manager);
+                    FactQueries &Manager);
   ~AsyncCopyAnalysis();
   AsyncCopyAnalysis(const AsyncCopyAnalysis &) = delete;
   AsyncCopyAnalysis &operator=(const AsyncCopyAnalysis &) = delete;

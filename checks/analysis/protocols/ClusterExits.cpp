@@ -1,7 +1,8 @@
 //===--- ClusterExits.cpp - distributed shared memory and the kernel's exit ===//
 
 #include "checks/analysis/protocols/ClusterExits.h"
-#include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/core/FactQueries.h"
+#include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/api/CooperativeGroups.h"
 #include "checks/analysis/api/CudaBuiltins.h"
 
@@ -125,7 +126,7 @@ struct Flow {
 struct ClusterExitAnalysis::Impl {
   const FunctionDecl *FD;
   ASTContext &Ctx;
-  AnalysisManager &Manager;
+  FactQueries &Manager;
   std::vector<DsmemAccess> Accesses;
   std::vector<UnsyncedExit> Exits;
   std::unique_ptr<ParentMap> Parents;
@@ -135,7 +136,7 @@ struct ClusterExitAnalysis::Impl {
   llvm::DenseMap<const Stmt *, unsigned> AccessOf;
   llvm::DenseMap<const FunctionDecl *, bool> CalleeSyncs;
 
-  Impl(const FunctionDecl *FD, ASTContext &Ctx, AnalysisManager &Manager)
+  Impl(const FunctionDecl *FD, ASTContext &Ctx, FactQueries &Manager)
       : FD(FD), Ctx(Ctx), Manager(Manager) {}
 
   const CallExpr *sourceOf(const Expr *E, unsigned Depth = 0) const;
@@ -442,7 +443,7 @@ void ClusterExitAnalysis::Impl::run() {
 
 ClusterExitAnalysis::ClusterExitAnalysis(const FunctionDecl *Kernel,
                                          ASTContext &Ctx,
-                                         AnalysisManager &Manager)
+                                         FactQueries &Manager)
     : P(std::make_unique<Impl>(Kernel, Ctx, Manager)) {
   P->run();
 }

@@ -42,7 +42,7 @@ class VarDecl;
 
 namespace clang::tidy::cuda::analysis {
 
-class AnalysisManager;
+class FactQueries;
 
 /// `cluster.map_shared_rank(p, r)`, `__cluster_map_shared_rank(p, r)`,
 /// `cuda::ptx::mapa(...)`: a pointer into another block's shared memory.
@@ -79,7 +79,7 @@ class ClusterExitAnalysis {
 public:
   /// The DSMEM accesses of kernel \p Kernel and the unsynchronised exits.
   ClusterExitAnalysis(const FunctionDecl *Kernel, ASTContext &Ctx,
-                      AnalysisManager &Manager);
+                      FactQueries &Manager);
   ~ClusterExitAnalysis();
   ClusterExitAnalysis(const ClusterExitAnalysis &) = delete;
   ClusterExitAnalysis &operator=(const ClusterExitAnalysis &) = delete;

@@ -1,0 +1,69 @@
+//===--- FactQueries.h - what an analysis may ask about the rest of a TU --===//
+//
+// An analysis of one function needs facts about others: the divergence of
+// the function that calls it, the summary of a callee, what the
+// translation unit's launches say about a kernel's block shape. It asks
+// through this interface, never through the manager that computes and
+// caches those facts (checks/analysis/AnalysisManager.h), so that the
+// arrows between the folders of checks/analysis run one way: the manager
+// composes the analyses, the analyses take what they need as arguments.
+// AnalysisManager answers every question; a unit test may answer with
+// fixed facts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_CORE_FACTQUERIES_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_CORE_FACTQUERIES_H
+
+#include <cstdint>
+#include <optional>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace clang::tidy::cuda::analysis {
+
+class FunctionDivergence;
+struct CallSummary;
+
+/// What the translation unit shows about one extent of a kernel's blocks
+/// (blockDim.x, .y or .z): launch/LaunchShape.h computes it.
+struct BlockExtentFact {
+  /// A power of two every launch's extent is a multiple of; 1 when unknown.
+  uint64_t Factor = 1;
+  /// The extent itself, when every launch gives the same constant, or the
+  /// kernel stops unless it has it (`assert(blockDim.x == 4)`).
+  std::optional<uint64_t> Exact;
+};
+
+class FactQueries {
+public:
+  virtual ~FactQueries();
+
+  /// The divergence analysis of \p FD's definition, or nullptr when it has
+  /// no body in this TU, is a dependent template, does not compile, or is
+  /// being analysed right now (a recursive call).
+  virtual const FunctionDivergence *divergence(const FunctionDecl *FD) = 0;
+  /// The call summary of \p FD, or nullptr when it has no body in this TU.
+  virtual const CallSummary *summary(const FunctionDecl *FD) = 0;
+  /// blockDim.x is a multiple of 32 wherever \p FD runs.
+  virtual bool rowsAreWarpAligned(const FunctionDecl *FD) = 0;
+  /// log2 of the power-of-two factor kernel \p Kernel's parameter \p Param
+  /// has at every launch the TU shows.
+  virtual unsigned launchArgumentAlignLog2(const FunctionDecl *Kernel,
+                                           unsigned Param) = 0;
+  /// blockDim's component \p Dim (0 = x) of \p FD's blocks as the TU shows.
+  virtual BlockExtentFact blockExtent(const FunctionDecl *FD,
+                                      unsigned Dim) = 0;
+
+protected:
+  FactQueries() = default;
+  FactQueries(const FactQueries &) = default;
+  FactQueries &operator=(const FactQueries &) = default;
+};
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif
