@@ -5,7 +5,7 @@ Extracts each corpus from its git mirror (no work tree needed) into a cache
 folder outside the repository, runs cuda-tidy over the corpus's files with the
 default configuration (or with the opt-in potential tier, --potential), keys
 every finding by (repo, path, line, check), and compares the findings with the
-committed triage file (bench/real-code/triage.tsv).  See docs/accuracy.md.
+committed triage files (bench/real-code/triage/<corpus>.tsv).  See docs/accuracy.md.
 
 Python 3 standard library only.  Without the mirrors it prints one line and
 exits 0 (CI has no corpora).
@@ -17,7 +17,6 @@ import concurrent.futures
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -54,193 +53,13 @@ PER_FILE_TIMEOUT = 900
 
 
 # --------------------------------------------------------------------------
-# The corpora: where they come from, which files, and how each file is parsed.
-# Flags are what a new user would pass after `--`; paths are relative to the
-# corpus root, which is also the working folder of every run.
+# The corpora: one module each in corpora/ (where the code comes from, which
+# files, and how each file is parsed; corpora/__init__.py).
 
-def _samples_files(paths):
-    return sorted(p for p in paths
-                  if p.startswith("Samples/") and p.endswith(".cu"))
+sys.path.insert(0, HERE)
+import corpora as corpus_modules  # noqa: E402
 
-
-_ANGLE_INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
-
-
-def _samples_flags(path, root):
-    # -fgpu-rdc: the samples' CMakeLists set CUDA_SEPARABLE_COMPILATION ON
-    # (the cdp* samples launch kernels from the device and need it).
-    # -I Common for the helpers; the sample's own folder only where one of
-    # its files includes a header of that folder with <...> (smokeParticles):
-    # the same flags everywhere else let the samples share preambles.
-    flags = ["-fgpu-rdc", "-I", "Common"]
-    d = os.path.dirname(path)
-    full = os.path.join(root, d)
-    # A sample with src/ and inc/ folders (FDTD3d) keeps its headers in inc/.
-    inc = os.path.join(os.path.dirname(d), "inc")
-    if os.path.basename(d) == "src" and os.path.isdir(os.path.join(root, inc)):
-        flags += ["-I", inc]
-    for name in sorted(os.listdir(full)):
-        if not name.lower().endswith(SOURCE_EXTS):
-            continue
-        try:
-            with open(os.path.join(full, name), errors="replace") as f:
-                text = f.read()
-        except OSError:
-            continue
-        if any(os.path.isfile(os.path.join(full, h))
-               for h in _ANGLE_INCLUDE.findall(text)):
-            return flags + ["-I", d]
-    return flags
-
-
-LLMC_FILES = ["train_gpt2.cu", "test_gpt2.cu", "profile_gpt2.cu"]
-
-
-def _llmc_files(paths):
-    return sorted(p for p in paths
-                  if p in LLMC_FILES
-                  or (p.startswith("dev/cuda/") and p.endswith(".cu")
-                      and p.count("/") == 2))
-
-
-def _llmc_flags(path, root):
-    # dev/cuda/Makefile compiles each file in place with -std=c++17 and no
-    # precision define (a file that wants BF16 defines ENABLE_BF16 itself;
-    # with it forced, the fp32 kernels of layernorm_forward.cu do not
-    # compile). The top Makefile: -std=c++17, PRECISION=BF16 by default
-    # (-DENABLE_BF16); its -I dev is for Windows only (dev/unistd.h shadows
-    # the system one).
-    if path.startswith("dev/cuda/"):
-        return ["-std=c++17", "-I", "dev/cuda"]
-    return ["-std=c++17", "-DENABLE_BF16", "-I", ".", "-I", "llmc"]
-
-
-def _ggml_files(paths, instances=False):
-    out = []
-    for p in paths:
-        if not p.startswith("src/ggml-cuda/") or not p.endswith(".cu"):
-            continue
-        rest = p[len("src/ggml-cuda/"):]
-        if "/" in rest:
-            if not (instances and rest.startswith("template-instances/")):
-                continue
-        out.append(p)
-    return sorted(out)
-
-
-# ggml's CMake (CMakeLists.txt, src/CMakeLists.txt, src/ggml-cuda/
-# CMakeLists.txt) with its defaults: GGML_CUDA=ON, GGML_CUDA_FA=ON,
-# GGML_CUDA_PEER_MAX_BATCH_SIZE=128, GGML_SCHED_MAX_COPIES=4, a shared
-# backend build; NCCL and graphs are left off (not installed / off by
-# default).
-GGML_DEFINES = [
-    "-DGGML_USE_CUDA", "-DGGML_BUILD", "-DGGML_SHARED",
-    "-DGGML_BACKEND_BUILD", "-DGGML_BACKEND_SHARED",
-    "-DGGML_SCHED_MAX_COPIES=4", "-DGGML_CUDA_PEER_MAX_BATCH_SIZE=128",
-    "-D_GNU_SOURCE", "-D_XOPEN_SOURCE=600",
-]
-
-
-def _ggml_flags(path, root):
-    return (["-std=c++17"] + GGML_DEFINES
-            + ["-I", "include", "-I", "src", "-I", "src/ggml-cuda"])
-
-
-def _gpuverify_files(paths):
-    return sorted(p for p in paths
-                  if p.startswith("testsuite/CUDA/") and p.endswith(".cu"))
-
-
-# GPUVerify compiles with bugle's own cuda.h (not in the repository), which
-# pulls in cooperative groups and declares its specification builtins.  With
-# the toolkit's headers we force-include a small shim, written by this script
-# into the extracted corpus: <assert.h> first (glibc declares a function
-# named __assert), cooperative_groups.h, and the specification statements as
-# no-ops; expression-only builtins (__implies, __enabled, __read, ...) appear
-# only inside those.
-GPUVERIFY_ANNOTATIONS = [
-    "__requires", "__ensures", "__invariant", "__global_invariant",
-    "__assert", "__assume", "__global_assert", "__requires_fresh_array",
-    "__axiom", "__function_wide_invariant", "__global_requires",
-    "__global_ensures", "__candidate_invariant",
-]
-GPUVERIFY_SHIM = ".cuda-tidy-shim/gpuverify.h"
-
-
-def gpuverify_shim_text():
-    lines = ["// Written by cuda-tidy's bench/real-code/realcode.py.",
-             "#pragma once", "#include <assert.h>",
-             "#include <cooperative_groups.h>", "#include <curand_kernel.h>",
-             # bugle's cuda.h names cg::sync(g) synchronize(g).
-             "namespace cooperative_groups {",
-             "template <class Group>",
-             "__device__ inline void synchronize(const Group &g) { g.sync(); }",
-             "}"]
-    for n in GPUVERIFY_ANNOTATIONS:
-        # __axiom stands at file scope.
-        body = 'static_assert(true, "")' if n == "__axiom" else "((void)0)"
-        lines.append("#define %s(...) %s" % (n, body))
-    return "\n".join(lines) + "\n"
-
-
-def _gpuverify_flags(path, root):
-    # One set of flags for the whole suite (one preamble), plus the -D
-    # defines a kernel's second line (//--blockDim=... -DWIDTH=256) passes.
-    flags = ["-include", GPUVERIFY_SHIM]
-    with open(os.path.join(root, path), errors="replace") as f:
-        head = [f.readline() for _ in range(2)]
-    if head[1].startswith("//--"):
-        flags += [w for w in head[1][2:].split() if w.startswith("-D")]
-    return flags
-
-
-CORPORA = [
-    {
-        "name": "cuda-samples",
-        "repo": "NVIDIA/cuda-samples",
-        "mirror": "NVIDIA+cuda-samples",
-        "commit": "c94ff366aed18c797b8a85dfaac7817b0228b420",
-        "files": _samples_files,
-        "flags": _samples_flags,
-    },
-    {
-        "name": "llm.c",
-        "repo": "karpathy/llm.c",
-        "mirror": "karpathy+llm.c",
-        "commit": "f1e2ace651495b74ae22d45d1723443fd00ecd3a",
-        "files": _llmc_files,
-        "flags": _llmc_flags,
-    },
-    {
-        "name": "ggml",
-        "repo": "ggml-org/ggml",
-        "mirror": "ggml-org+ggml",
-        "commit": "d99724f2b141fed9e1a9f402213506c081433465",
-        "files": _ggml_files,
-        "flags": _ggml_flags,
-    },
-    {
-        "name": "gpuverify",
-        "repo": "mc-imperial/gpuverify",
-        "mirror": "mc-imperial+gpuverify",
-        "commit": "49219770aad01231edd0d8e0fa3ed036006cf32a",
-        "files": _gpuverify_files,
-        "flags": _gpuverify_flags,
-    },
-]
-
-# GPUVerify's xfail cases whose expected failure is barrier divergence (read
-# from each kernel: a barrier under a thread- or block-dependent branch).  The
-# other xfail cases expect races, null pointers, failed asserts or tool
-# errors, which no cuda-tidy check claims to find.
-GPUVERIFY_BARRIER_DIVERGENCE = {
-    "testsuite/CUDA/cooperative_groups/fail/block_divergence_grid_group/kernel.cu":
-        "synchronize(grid) under bid % 2 == 0",
-    "testsuite/CUDA/cooperative_groups/fail/divergence_grid_group/kernel.cu":
-        "synchronize(grid) under idx % 2 == 0",
-    "testsuite/CUDA/cooperative_groups/fail/divergence_thread_block/kernel.cu":
-        "synchronize(block) under idx % 2 == 0",
-}
+CORPORA = corpus_modules.load()
 
 
 def say(msg):
@@ -279,15 +98,19 @@ def list_tree(gitdir, commit):
     return files
 
 
-def extract(gitdir, commit, dest):
+def extract(gitdir, commit, dest, extensions=()):
+    """The pinned commit's source-like files (and those ending in one of
+    \p extensions, a corpus's "extensions") under dest, once."""
     marker = os.path.join(dest, ".cuda-tidy-extracted")
     if os.path.exists(marker):
         return
     tmp = dest + ".part"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
+    endings = SOURCE_EXTS + tuple(extensions)
     wanted = [(p, sha) for p, sha, size in list_tree(gitdir, commit)
-              if size <= MAX_BLOB and p.lower().endswith(SOURCE_EXTS)]
+              if size <= MAX_BLOB and (p.lower().endswith(endings) or
+                                       os.path.basename(p) in extensions)]
     proc = subprocess.Popen(["git", "--git-dir=" + gitdir, "cat-file",
                              "--batch"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE)
@@ -411,8 +234,12 @@ def tidy_args(checks=None, extra=()):
 
 
 def run_one(tidy, root, path, flags, cache_dir, potential, extra=()):
-    cmd = [tidy, "--format=json", "--cache-dir=" + cache_dir, "--quiet",
-           "--header-filter=^" + re.escape(root) + "/"]
+    # The default header filter (every header but the toolkit's and the
+    # system's) as a new user gets it; a finding outside the corpus root is
+    # dropped when it is keyed (norm_path). A --header-filter of the root's
+    # absolute path would drop every finding in a header found through a
+    # relative -I, which clang spells relative.
+    cmd = [tidy, "--format=json", "--cache-dir=" + cache_dir, "--quiet"]
     if potential:
         cmd.append("--config=" + potential_config())
     cmd += list(extra)
@@ -507,11 +334,25 @@ def collect(corpus_name, repo, root, results):
     return hazards, advisories, failures
 
 
+def triage_files(path):
+    """The triage files under \p path: the file itself, or every .tsv of a
+    folder (triage/<corpus>.tsv, one per corpus), in name order."""
+    if os.path.isdir(path):
+        return [os.path.join(path, n) for n in sorted(os.listdir(path))
+                if n.endswith(".tsv")]
+    return [path] if os.path.exists(path) else []
+
+
 def read_triage(path):
-    """{(repo, path, line, check): (commit, verdict, reason)}."""
+    """{(repo, path, line, check): (commit, verdict, reason)} of a triage
+    file, or of every triage file of a folder."""
     triage = {}
-    if not os.path.exists(path):
-        return triage
+    for tpath in triage_files(path):
+        read_triage_file(tpath, triage)
+    return triage
+
+
+def read_triage_file(path, triage):
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             line = line.rstrip("\n")
@@ -567,9 +408,17 @@ def compare(repo, commit, hazards, triage, enabled=None):
             row(key[3])["lost"] += 1
             lost.append((key, reason))
     for r in rows.values():
-        r["precision"] = ratio(r["TRUE"], r["TRUE"] + r["FALSE"])
-        r["recall"] = ratio(r["TRUE"], r["TRUE"] + r["lost"])
+        add_ratios(r)
     return rows, untriaged, lost
+
+
+def add_ratios(r):
+    """precision T/(T+F); strict T/(T+F+P), where P is 'correct only if a
+    fact the tool cannot see holds' (issue 36: counted against us);
+    recall T/(T+lost)."""
+    r["precision"] = ratio(r["TRUE"], r["TRUE"] + r["FALSE"])
+    r["strict"] = ratio(r["TRUE"], r["TRUE"] + r["FALSE"] + r["POTENTIAL"])
+    r["recall"] = ratio(r["TRUE"], r["TRUE"] + r["lost"])
 
 
 def total(rows):
@@ -578,8 +427,7 @@ def total(rows):
     for r in rows:
         for k in t:
             t[k] += r[k]
-    t["precision"] = ratio(t["TRUE"], t["TRUE"] + t["FALSE"])
-    t["recall"] = ratio(t["TRUE"], t["TRUE"] + t["lost"])
+    add_ratios(t)
     return t
 
 
@@ -600,7 +448,8 @@ def gpuverify_label(text):
     return "unlabelled"
 
 
-def gpuverify_summary(root, files, results, hazards, repo):
+def gpuverify_summary(root, files, results, hazards, repo,
+                      barrier_divergence):
     """Expected-vs-found for the GPUVerify labels."""
     by_file = {r["path"]: r for r in results}
     failed = {p for p, _ in collect("", repo, root, results)[2]}
@@ -619,7 +468,7 @@ def gpuverify_summary(root, files, results, hazards, repo):
         keys = found_in.get(p, [])
         if p in failed:
             s["not_analyzed"].append((p, label))
-        if p in GPUVERIFY_BARRIER_DIVERGENCE:
+        if p in barrier_divergence:
             s["bd"] += 1
             if any(k[3] == "cuda-divergent-barrier" for k in keys):
                 s["bd_found"] += 1
@@ -644,14 +493,15 @@ def gpuverify_summary(root, files, results, hazards, repo):
 # Reporting
 
 COLS = ["findings", "TRUE", "FALSE", "POTENTIAL", "untriaged", "precision",
-        "lost", "recall"]
+        "strict", "lost", "recall"]
 
 
 def fmt_row(name, r):
     vals = []
     for c in COLS:
         v = r[c]
-        vals.append(pct(v) if c in ("precision", "recall") else str(v))
+        vals.append(pct(v) if c in ("precision", "strict", "recall")
+                    else str(v))
     return [name] + vals
 
 
@@ -768,7 +618,9 @@ def main(argv=None):
                     help="cache folder for the extracted corpora and results")
     ap.add_argument("--cuda-tidy", default=os.path.join(ROOT, "build", "bin",
                                                         "cuda-tidy"))
-    ap.add_argument("--triage", default=os.path.join(HERE, "triage.tsv"))
+    ap.add_argument("--triage", default=os.path.join(HERE, "triage"),
+                    help="a triage file, or a folder of them (default: "
+                    "triage/, one <corpus>.tsv per corpus)")
     ap.add_argument("--potential", action="store_true",
                     help="also turn on the opt-in potential tier")
     ap.add_argument("--checks", metavar="GLOBS",
@@ -842,17 +694,13 @@ def main(argv=None):
     for c in present:
         root = corpus_root(args.corpora, c)
         say("real-code: extracting %s @ %s" % (c["repo"], c["commit"][:12]))
-        extract(git_dir(args.mirrors, c), c["commit"], root)
-        if c["name"] == "gpuverify":
-            shim = os.path.join(root, GPUVERIFY_SHIM)
-            os.makedirs(os.path.dirname(shim), exist_ok=True)
-            with open(shim, "w") as f:
-                f.write(gpuverify_shim_text())
+        extract(git_dir(args.mirrors, c), c["commit"], root,
+                c.get("extensions", ()))
+        if c.get("prepare"):
+            c["prepare"](root)
         paths = tree_paths(root)
-        if c["name"] == "ggml":
-            files = c["files"](paths, args.ggml_instances)
-        else:
-            files = c["files"](paths)
+        files = c["files"](paths, {"ggml_instances": args.ggml_instances,
+                                   "root": root, "mirrors": args.mirrors})
         if args.files:
             files = files[:args.files]
         t0 = time.time()
@@ -870,9 +718,10 @@ def main(argv=None):
         m = {"corpus": c, "files": len(files), "hazards": hazards,
              "advisories": advisories, "failures": failures,
              "seconds": time.time() - t0}
-        if c["name"] == "gpuverify":
+        if c.get("barrier_divergence") is not None:
             m["gpuverify"] = gpuverify_summary(root, files, results, hazards,
-                                               c["repo"])
+                                               c["repo"],
+                                               c["barrier_divergence"])
         measured.append(m)
         raw[c["name"]] = results
         if args.results:

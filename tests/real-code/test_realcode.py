@@ -104,6 +104,8 @@ class Comparison(unittest.TestCase):
                           b["POTENTIAL"], b["untriaged"], b["lost"]),
                          (3, 1, 0, 1, 1, 1))
         self.assertEqual(b["precision"], 1.0)
+        # Strict: a POTENTIAL verdict counts against (issue 36).
+        self.assertEqual(b["strict"], 0.5)
         self.assertEqual(b["recall"], 0.5)
         w = rows["cuda-full-warp-mask"]
         self.assertEqual((w["findings"], w["TRUE"], w["FALSE"], w["lost"]),
@@ -121,6 +123,7 @@ class Comparison(unittest.TestCase):
         t = realcode.total(rows.values())
         self.assertEqual((t["findings"], t["TRUE"], t["FALSE"]), (5, 1, 1))
         self.assertEqual(t["precision"], 0.5)
+        self.assertAlmostEqual(t["strict"], 1 / 3)
 
     def test_lost_counts_only_checks_that_ran(self):
         # A run of one opt-in rule alone (--checks=-*,cuda-shared-memory-race)
@@ -167,7 +170,7 @@ class Comparison(unittest.TestCase):
 
     def test_committed_triage_parses(self):
         triage = realcode.read_triage(os.path.join(ROOT, "bench",
-                                                   "real-code", "triage.tsv"))
+                                                   "real-code", "triage"))
         pins = {c["repo"]: c["commit"] for c in realcode.CORPORA}
         for (repo, path, line, check), (commit, _, reason) in triage.items():
             self.assertEqual(pins.get(repo), commit, (repo, path, line))
@@ -183,6 +186,25 @@ class Comparison(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(len(r.stdout.splitlines()), 1, r.stdout)
         self.assertIn("no corpus mirrors", r.stdout)
+
+
+class TriageFolderTest(unittest.TestCase):
+    def test_every_tsv_of_a_folder_is_read_and_duplicates_fail(self):
+        with tempfile.TemporaryDirectory() as d:
+            head = "repo\tcommit\tpath:line\tcheck\tverdict\treason\n"
+            row = "%s\t%s\ta.cu:%d\tcuda-divergent-barrier\tTRUE\tr\n"
+            with open(os.path.join(d, "one.tsv"), "w") as f:
+                f.write(head + row % (REPO, COMMIT, 1))
+            with open(os.path.join(d, "two.tsv"), "w") as f:
+                f.write(head + row % (REPO, COMMIT, 2))
+            with open(os.path.join(d, "notes.md"), "w") as f:
+                f.write("not a triage file\n")
+            self.assertEqual(sorted(k[2] for k in realcode.read_triage(d)),
+                             [1, 2])
+            with open(os.path.join(d, "three.tsv"), "w") as f:
+                f.write(head + row % (REPO, COMMIT, 2))
+            with self.assertRaises(SystemExit):
+                realcode.read_triage(d)
 
 
 if __name__ == "__main__":
