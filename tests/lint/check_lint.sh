@@ -1,14 +1,44 @@
 #!/usr/bin/env bash
 # Our own C++ stays clean under our .clang-tidy: runs what the `lint` target
 # runs and fails on any finding (the target itself only prints them).
-#   check_lint.sh <run-clang-tidy> <clang-tidy> <build dir> <source dir>
+#   check_lint.sh <run-clang-tidy> <clang-tidy> <build dir> <source dir> [--changed]
+# With --changed (the default suite's `lint`), only the translation units a
+# change touches: the .cpp files under checks/ and tool/ changed since the
+# commit named in tests/lint/clean-at (the last commit whose whole tree
+# passed), committed or not, and the .cpp files that include a changed
+# header. Without it (`lint-whole`, label slow; scripts/test.sh --all; the
+# weekly workflow) every file. When the named commit is not in the clone
+# (a shallow checkout), --changed lints everything.
 set -u
 run_clang_tidy=$1 clang_tidy=$2 build_dir=$3 source_dir=$4
+changed=0
+[ "${5:-}" = "--changed" ] && changed=1
 cd "$source_dir" || exit 1
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+pattern="^$source_dir/(checks|tool)/"
+if [ "$changed" -eq 1 ]; then
+  base=$(sed -n 's/^\([0-9a-f]\{40\}\).*/\1/p' tests/lint/clean-at 2>/dev/null | head -n 1)
+  if [ -n "$base" ] && git cat-file -e "$base^{commit}" 2>/dev/null; then
+    files=$( { git diff --name-only "$base" -- checks tool; git ls-files --others --exclude-standard -- checks tool; } | sort -u)
+    headers=$(echo "$files" | grep -E '\.h$' || true)
+    units=$(echo "$files" | grep -E '\.cpp$' || true)
+    for h in $headers; do
+      units="$units $(git grep -l -F "#include \"$h\"" -- 'checks/*.cpp' 'tool/*.cpp' 'checks/**/*.cpp' 'tool/**/*.cpp' 2>/dev/null)"
+    done
+    units=$(for u in $units; do [ -f "$u" ] && echo "$u"; done | sort -u)
+    if [ -z "$units" ]; then
+      echo "lint: no translation unit of checks/ or tool/ changed since ${base:0:12} (tests/lint/clean-at)"
+      exit 0
+    fi
+    pattern="^$source_dir/($(echo "$units" | sed 's/[.+]/\\&/g' | paste -sd '|'))\$"
+    echo "lint: $(echo "$units" | wc -l) translation units changed since ${base:0:12} (tests/lint/clean-at)"
+  else
+    echo "lint: tests/lint/clean-at names no commit of this clone; linting every file"
+  fi
+fi
 "$run_clang_tidy" -quiet -p "$build_dir" -clang-tidy-binary "$clang_tidy" \
-  "^$source_dir/(checks|tool)/" >"$log" 2>&1
+  "$pattern" >"$log" 2>&1
 status=$?
 findings=$(grep -cE '^/.*: (warning|error): ' "$log")
 files=$(grep -cE '^\[[0-9]+/[0-9]+\]' "$log")
