@@ -12,12 +12,33 @@
 // code generation quality: cuda-tidy only parses, so a cache-hinted store is
 // a plain store and a load is a plain load.
 //
+// Projects that build with clang often carry shims of their own for the
+// same names (host min/max, __stcs, the CUDA 12 cudaMemAdvise), and one
+// included first must not make theirs a redefinition (issue 37). So every
+// function here is a template whose only template parameter is defaulted
+// and unused: its parameters are not deduced, so it converts arguments
+// exactly as nvcc's function does, it is a different entity from any
+// non-template of the same signature, and on a tie overload resolution
+// prefers the non-template, the project's own.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_NVCC_COMPAT_H
 #define CUDA_TIDY_NVCC_COMPAT_H
 
 #if defined(__CUDA__) && defined(__clang__) && !defined(__NVCC__)
+
+// nvcc defines its own version for every file it compiles; clang does not.
+// Code that picks the *_sync warp intrinsics by it (`#if
+// __CUDACC_VER_MAJOR__ >= 9`, moderngpu, cub's old paths) otherwise parses
+// its pre-Volta branch (`__ballot(p)`, no mask), and a full-mask bug in the
+// branch nvcc builds is never seen. The toolkit's runtime version stands in
+// for nvcc's: they ship together.
+#if !defined(__CUDACC_VER_MAJOR__) && defined(CUDART_VERSION)
+#define __CUDACC_VER_MAJOR__ (CUDART_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDART_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
 
 // nvcc's cuda_runtime.h includes crt/math_functions.h, which includes
 // <math.h>, <stdlib.h>, <cmath> and <cstdlib>: host code then calls
@@ -42,10 +63,12 @@
 // the same file with __host__ taken out, so `min(a, b)` in host code does not
 // resolve. These are the host halves, same signatures and result types.
 #define CUDA_TIDY_HOST_MINMAX(R, A, B)                                         \
+  template <int = 0>                                                           \
   static inline __host__ R min(const A a, const B b) {                         \
     return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a)           \
                                                  : static_cast<R>(b);          \
   }                                                                            \
+  template <int = 0>                                                           \
   static inline __host__ R max(const A a, const B b) {                         \
     return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a)           \
                                                  : static_cast<R>(b);          \
@@ -75,10 +98,15 @@ CUDA_TIDY_HOST_MINMAX(double, double, float)
 // define (it has __ldg, __ldcg, __ldcs, __ldcv and __stwt): __ldca, __ldlu,
 // __stwb, __stcg and __stcs, for the same element and vector types.
 #define CUDA_TIDY_CACHE_HINTS(T)                                               \
+  template <int = 0>                                                           \
   static __device__ __inline__ T __ldca(const T *ptr) { return *ptr; }         \
+  template <int = 0>                                                           \
   static __device__ __inline__ T __ldlu(const T *ptr) { return *ptr; }         \
+  template <int = 0>                                                           \
   static __device__ __inline__ void __stwb(T *ptr, T value) { *ptr = value; }  \
+  template <int = 0>                                                           \
   static __device__ __inline__ void __stcg(T *ptr, T value) { *ptr = value; }  \
+  template <int = 0>                                                           \
   static __device__ __inline__ void __stcs(T *ptr, T value) { *ptr = value; }
 CUDA_TIDY_CACHE_HINTS(char)
 CUDA_TIDY_CACHE_HINTS(signed char)
@@ -126,6 +154,7 @@ CUDA_TIDY_CACHE_HINTS(double2)
 // (llm.c); against a CUDA 13 toolkit it would not parse at all. These
 // overloads give the CUDA 12 calls their CUDA 13 meaning.
 #if defined(CUDART_VERSION) && CUDART_VERSION >= 13000 && defined(__cplusplus)
+template <int = 0>
 inline __host__ cudaError_t cudaMemAdvise(const void *DevPtr, size_t Count,
                                           enum cudaMemoryAdvise Advice,
                                           int Device) {
@@ -135,6 +164,7 @@ inline __host__ cudaError_t cudaMemAdvise(const void *DevPtr, size_t Count,
   Location.id = Device == cudaCpuDeviceId ? 0 : Device;
   return cudaMemAdvise(DevPtr, Count, Advice, Location);
 }
+template <int = 0>
 inline __host__ cudaError_t cudaMemPrefetchAsync(const void *DevPtr,
                                                  size_t Count, int DstDevice,
                                                  cudaStream_t Stream = 0) {

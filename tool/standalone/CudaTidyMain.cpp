@@ -186,7 +186,8 @@ static cl::opt<std::string>
     OutputFile("output",
                cl::desc("Write the report to this file (written "
                         "atomically) instead of standard output; with "
-                        "--format=html, the folder of its pages."),
+                        "--format=html, the folder of its pages (new, "
+                        "empty, or an earlier report's)."),
                cl::value_desc("filename"), cl::cat(Category));
 static cl::opt<std::string> Baseline(
     "baseline",
@@ -705,6 +706,14 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
           "--output=DIR");
     return ExitUsageError;
   }
+  // Before any file is analyzed: a folder the report may not take (the
+  // project's own index.html, a file, report.html) costs no analysis.
+  if (Format == OutputFormat::Html)
+    if (llvm::Error E = checkHtmlReportFolder(OutputFile)) {
+      error("--format=html --output=" + escapeForTerminal(OutputFile) + ": " +
+            escapeForTerminal(llvm::toString(std::move(E))));
+      return ExitUsageError;
+    }
 
   // .cuda-tidy.yaml, the nearest one above the first input (or here).
   {
@@ -1031,10 +1040,13 @@ void StandaloneRun::planInput(const std::string &Path) {
   // never resolve a name against a working folder.
   const std::string File = absolutePath(Path, WorkingDir);
   std::string Through = File;
+  // A CUDA header goes through a CUDA includer only: through a C++ one it
+  // would be parsed as C++ (issue 37); with none, the compile database
+  // gives it a CUDA command of its own.
   if (Compilations->project() && isHeaderPath(File) &&
       !Compilations->hasProjectCommand(File))
-    if (std::optional<std::string> Including =
-            findIncludingFile(*Compilations, File))
+    if (std::optional<std::string> Including = findIncludingFile(
+            *Compilations, File, /*CudaIncluderOnly=*/isCudaHeader(File)))
       Through = *Including;
   // clang's tool aborts the whole process when it cannot enter a command's
   // directory; refuse that one file instead.
@@ -1339,7 +1351,8 @@ StandaloneRun::Stop StandaloneRun::writeResults() {
     if (Format == OutputFormat::Html) {
       if (llvm::Error E =
               writeHtmlReport(OutputFile, Findings, Report, Lines)) {
-        error("--format=html: " + llvm::toString(std::move(E)));
+        error("--format=html --output=" + escapeForTerminal(OutputFile) +
+              ": " + escapeForTerminal(llvm::toString(std::move(E))));
         return ExitUsageError;
       }
     } else if (OutputFile.empty()) {

@@ -1,6 +1,7 @@
 //===--- CudaCompilationDatabase.cpp - compile commands for CUDA files ----===//
 
 #include "tool/driver/config/CudaCompilationDatabase.h"
+#include "tool/driver/config/HeaderPairing.h"
 #include "tool/driver/config/NvccCompat.h"
 #include "tool/compdb/NvccCommandLine.h"
 
@@ -66,6 +67,49 @@ Writes writingDriverFlag(llvm::StringRef A, bool &TakesNext) {
     return Writes::Other;
   return Writes::No;
 }
+
+/// True when a project command compiles its file as CUDA: an nvcc line, or
+/// a clang one with `-x cuda` or a .cu file.
+bool compilesCuda(const tooling::CompileCommand &Command) {
+  return compdb::isNvccCommand(Command.CommandLine) ||
+         isCudaCommand(Command.CommandLine, Command.Filename);
+}
+
+/// The entries of a project database that compile CUDA, and only those:
+/// what clang's interpolation may pick a donor command from for a file
+/// that only parses as CUDA.
+class CudaEntriesOf : public tooling::CompilationDatabase {
+public:
+  explicit CudaEntriesOf(const tooling::CompilationDatabase &Project)
+      : Project(Project) {
+    for (const std::string &File : Project.getAllFiles())
+      if (llvm::any_of(Project.getCompileCommands(File),
+                       [](const tooling::CompileCommand &Command) {
+                         return Command.Heuristic.empty() &&
+                                compilesCuda(Command);
+                       }))
+        Files.insert(File);
+  }
+
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(StringRef FilePath) const override {
+    if (!Files.contains(FilePath))
+      return {};
+    return Project.getCompileCommands(FilePath);
+  }
+
+  std::vector<std::string> getAllFiles() const override {
+    std::vector<std::string> All;
+    for (llvm::StringRef File : Files.keys())
+      All.push_back(File.str());
+    llvm::sort(All); // StringSet's order is a hash's
+    return All;
+  }
+
+private:
+  const tooling::CompilationDatabase &Project;
+  llvm::StringSet<> Files;
+};
 
 } // namespace
 
@@ -201,8 +245,45 @@ tooling::CompileCommand
 CudaCompilationDatabase::fallbackCommand(StringRef FilePath) const {
   std::vector<std::string> Args = {"clang++"};
   llvm::append_range(Args, Settings.FallbackFlags);
+  // clang++ parses a .h as C++; one of device code only parses as CUDA
+  // (addCudaDefaults names the language of a .cuh). A language the user
+  // named after `--` wins.
+  if (isHeaderPath(FilePath) && !isCudaSourcePath(FilePath) &&
+      needsCuda(FilePath) &&
+      llvm::none_of(Settings.FallbackFlags, [](const std::string &A) {
+        return llvm::StringRef(A).starts_with("-x");
+      }))
+    Args.insert(Args.end(), {"-x", "cuda"});
   Args.push_back(FilePath.str());
   return tooling::CompileCommand(WorkingDir, FilePath, std::move(Args), "");
+}
+
+bool CudaCompilationDatabase::needsCuda(StringRef File) const {
+  if (isCudaSourcePath(File))
+    return true;
+  const std::string Name = absoluteName(File);
+  {
+    std::scoped_lock Lock(Mutex);
+    auto Known = NeedsCuda.find(Name);
+    if (Known != NeedsCuda.end())
+      return Known->second;
+  }
+  // Read outside the lock; every thread reads the same answer.
+  const bool Cuda = isCudaHeader(Name);
+  std::scoped_lock Lock(Mutex);
+  NeedsCuda.emplace(Name, Cuda);
+  return Cuda;
+}
+
+std::vector<tooling::CompileCommand>
+CudaCompilationDatabase::inferFromCudaEntries(StringRef File) const {
+  if (!Project)
+    return {};
+  std::call_once(CudaEntriesMade, [this] {
+    CudaEntries = tooling::inferMissingCompileCommands(
+        std::make_unique<CudaEntriesOf>(*Project));
+  });
+  return CudaEntries->getCompileCommands(File);
 }
 
 void CudaCompilationDatabase::adjust(tooling::CompileCommand &Command,
@@ -275,11 +356,29 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
              })) {
     // clang's interpolation: the command of the nearest file it knows, with
     // the file name swapped (Heuristic says "inferred from <file>").
-    llvm::StringRef From(Commands.front().Heuristic);
-    From.consume_front("inferred from ");
+    auto Donor = [](const std::vector<tooling::CompileCommand> &Inferred) {
+      llvm::StringRef From(Inferred.front().Heuristic);
+      From.consume_front("inferred from ");
+      return From.str();
+    };
+    std::string Origin = "the flags of '" + Donor(Commands) + "'";
+    // The nearest file is chosen whatever its language: a .cuh beside the
+    // host .cpp that loads it got a C++ command and did not parse (issue
+    // 37). A file that only parses as CUDA takes the nearest CUDA file's
+    // command, else the default CUDA flags.
+    if (needsCuda(FilePath) && llvm::none_of(Commands, compilesCuda)) {
+      Commands = inferFromCudaEntries(FilePath);
+      if (Commands.empty()) {
+        Commands.push_back(fallbackCommand(FilePath));
+        Origin = "the default CUDA flags (no file of the database compiles "
+                 "CUDA)";
+      } else {
+        Origin = "the flags of '" + Donor(Commands) +
+                 "', the nearest CUDA file of the database";
+      }
+    }
     std::scoped_lock Lock(Mutex);
-    Unknown.emplace(absoluteName(FilePath),
-                    "the flags of '" + From.str() + "'");
+    Unknown.emplace(absoluteName(FilePath), std::move(Origin));
   }
   // A file the database names relative to its command's directory is named
   // absolutely: findings and fixes then name a path that works from the

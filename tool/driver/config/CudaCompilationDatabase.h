@@ -99,6 +99,13 @@ public:
 
 private:
   tooling::CompileCommand fallbackCommand(StringRef FilePath) const;
+  /// True when \p File only parses as CUDA: a .cu, or a CUDA header
+  /// (isCudaHeader); remembered per file.
+  bool needsCuda(StringRef File) const;
+  /// \p File's command inferred by clang's interpolation from the project's
+  /// CUDA entries only; empty when the project has none.
+  std::vector<tooling::CompileCommand>
+  inferFromCudaEntries(StringRef File) const;
   /// \p Path absolute against the working folder, without "." parts.
   std::string absoluteName(StringRef Path) const;
   void adjust(tooling::CompileCommand &Command, CudaPass Pass,
@@ -109,6 +116,11 @@ private:
   llvm::SmallString<256> WorkingDir; ///< The process's, at construction.
   mutable std::mutex Mutex;
   mutable std::map<std::string, std::string> Unknown;
+  mutable std::map<std::string, bool> NeedsCuda;
+  /// The project's CUDA entries behind clang's interpolation, made on first
+  /// use (its index costs a pass over the whole database).
+  mutable std::once_flag CudaEntriesMade;
+  mutable std::unique_ptr<tooling::CompilationDatabase> CudaEntries;
 };
 
 } // namespace clang::tidy::cuda::driver

@@ -20,6 +20,40 @@ bool isHeaderPath(llvm::StringRef Path) {
   });
 }
 
+bool usesCudaKeywords(llvm::StringRef Text) {
+  static constexpr llvm::StringLiteral Keywords[] = {
+      "__global__",       "__device__",        "__host__",
+      "__shared__",       "__constant__",      "__managed__",
+      "__launch_bounds__", "__grid_constant__", "__cluster_dims__"};
+  auto IsWordChar = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  for (llvm::StringRef Keyword : Keywords)
+    for (size_t At = Text.find(Keyword); At != llvm::StringRef::npos;
+         At = Text.find(Keyword, At + 1)) {
+      const size_t End = At + Keyword.size();
+      if ((At == 0 || !IsWordChar(Text[At - 1])) &&
+          (End == Text.size() || !IsWordChar(Text[End])))
+        return true;
+    }
+  return false;
+}
+
+bool isCudaHeader(llvm::StringRef Path) {
+  if (!isHeaderPath(Path))
+    return false;
+  if (llvm::sys::path::extension(Path).equals_insensitive(".cuh"))
+    return true;
+  // A generated header of many megabytes is read no further than this.
+  constexpr uint64_t MaxBytes = 16u << 20;
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status) ||
+      Status.type() != llvm::sys::fs::file_type::regular_file ||
+      Status.getSize() > MaxBytes)
+    return false;
+  auto Text = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  return Text && usesCudaKeywords((*Text)->getBuffer());
+}
+
 std::string fileIdentity(llvm::StringRef Path, llvm::StringRef Base) {
   llvm::SmallString<256> Absolute(Path);
   if (!llvm::sys::path::is_absolute(Absolute)) {
@@ -98,7 +132,7 @@ includeFolders(const tooling::CompileCommand &Command) {
 
 std::optional<std::string>
 findIncludingFile(const tooling::CompilationDatabase &Database,
-                  llvm::StringRef Header) {
+                  llvm::StringRef Header, bool CudaIncluderOnly) {
   const std::string HeaderId = fileIdentity(Header);
   const std::string Name = llvm::sys::path::filename(Header).str();
   std::vector<std::string> Files = Database.getAllFiles();
@@ -127,10 +161,16 @@ findIncludingFile(const tooling::CompilationDatabase &Database,
         Candidates.push_back(Spelling);
     if (Candidates.empty())
       continue;
+    const std::vector<tooling::CompileCommand> Commands =
+        Database.getCompileCommands(File);
+    if (CudaIncluderOnly &&
+        llvm::none_of(Commands, [](const tooling::CompileCommand &Command) {
+          return isCudaCommand(Command.CommandLine, Command.Filename);
+        }))
+      continue;
     std::vector<std::string> Folders = {
         llvm::sys::path::parent_path(File).str()};
-    for (const tooling::CompileCommand &Command :
-         Database.getCompileCommands(File))
+    for (const tooling::CompileCommand &Command : Commands)
       llvm::append_range(Folders, includeFolders(Command));
     for (const std::string &Spelling : Candidates) {
       if (llvm::sys::path::is_absolute(Spelling)) {

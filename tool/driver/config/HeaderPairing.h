@@ -42,12 +42,24 @@ std::vector<std::string> includeSpellings(llvm::StringRef Text);
 /// command's directory.
 std::vector<std::string> includeFolders(const tooling::CompileCommand &Command);
 
+/// True when \p Text uses a CUDA keyword (__global__, __device__, __host__,
+/// __shared__, __constant__, __managed__, __launch_bounds__,
+/// __grid_constant__, __cluster_dims__) as a whole word.
+bool usesCudaKeywords(llvm::StringRef Text);
+
+/// True for a header that only parses as CUDA: a .cuh, or any header whose
+/// text uses CUDA keywords (a .h of device code, an NVRTC kernel header).
+/// False for a file that is no header or cannot be read.
+bool isCudaHeader(llvm::StringRef Path);
+
 /// A file of \p Database (its commands as given: \p Database is the one
 /// cuda-tidy runs with) that includes \p Header directly; the first in
-/// sorted order, CUDA sources first. None when no file does.
+/// sorted order, CUDA sources first. With \p CudaIncluderOnly, only a file
+/// whose command compiles CUDA counts: a CUDA header parsed through a C++
+/// file is parsed as C++. None when no file does.
 std::optional<std::string>
 findIncludingFile(const tooling::CompilationDatabase &Database,
-                  llvm::StringRef Header);
+                  llvm::StringRef Header, bool CudaIncluderOnly = false);
 
 } // namespace clang::tidy::cuda::driver
 

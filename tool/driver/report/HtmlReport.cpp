@@ -3,10 +3,14 @@
 #include "tool/driver/report/HtmlReport.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -319,34 +323,170 @@ llvm::Error writePage(llvm::StringRef Dir, llvm::StringRef Name,
   });
 }
 
+/// The marker's first line: a file of that name that does not start with
+/// it is not cuda-tidy's.
+constexpr llvm::StringLiteral MarkerSignature = "cuda-tidy HTML report";
+
+/// True for the names of the pages a report writes: index.html and
+/// finding-N.html. Nothing else is ever deleted, whatever a marker says.
+bool isPageName(llvm::StringRef Name) {
+  if (Name == "index.html")
+    return true;
+  if (!Name.consume_front("finding-") || !Name.consume_back(".html"))
+    return false;
+  return !Name.empty() && llvm::all_of(Name, llvm::isDigit);
+}
+
+/// The pages \p Dir's marker lists; none when \p Dir has no marker, an
+/// error when the file of that name is not cuda-tidy's.
+llvm::Expected<std::optional<std::set<std::string>>>
+readMarker(llvm::StringRef Dir) {
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, HtmlReportMarker);
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
+    if (EC == std::errc::no_such_file_or_directory)
+      return std::nullopt;
+    return llvm::createStringError(EC, "cannot read its " +
+                                           HtmlReportMarker.str());
+  }
+  auto NotOurs = [] {
+    return llvm::createStringError(
+        "its " + HtmlReportMarker.str() +
+        " is not one cuda-tidy wrote; name a new or empty folder");
+  };
+  // A report of a million findings lists about 20 MB of names.
+  constexpr uint64_t MaxBytes = 64u << 20;
+  if (Status.type() != llvm::sys::fs::file_type::regular_file ||
+      Status.getSize() > MaxBytes)
+    return NotOurs();
+  auto Text = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Text || !(*Text)->getBuffer().starts_with(MarkerSignature))
+    return NotOurs();
+  std::set<std::string> Pages;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Text)->getBuffer().split(Lines, '\n');
+  for (llvm::StringRef Line : llvm::drop_begin(Lines))
+    if (isPageName(Line.rtrim("\r")))
+      Pages.insert(Line.rtrim("\r").str());
+  return Pages;
+}
+
+llvm::Error writeMarker(llvm::StringRef Dir,
+                        const std::set<std::string> &Pages) {
+  return writePage(Dir, HtmlReportMarker, [&](llvm::raw_ostream &OS) {
+    OS << MarkerSignature
+       << "\n# cuda-tidy wrote the pages below. A later report into this "
+          "folder replaces them and deletes no other file.\n";
+    for (const std::string &Page : Pages)
+      OS << Page << "\n";
+  });
+}
+
 } // namespace
+
+llvm::Error checkHtmlReportFolder(llvm::StringRef Dir) {
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Dir, Status)) {
+    if (EC != std::errc::no_such_file_or_directory)
+      return llvm::createStringError(EC, "cannot read the folder");
+    // A new folder named like a page is a mistake for a page.
+    llvm::StringRef Extension = llvm::sys::path::extension(Dir);
+    if (Extension.equals_insensitive(".html") ||
+        Extension.equals_insensitive(".htm")) {
+      llvm::SmallString<256> Folder(Dir);
+      llvm::sys::path::replace_extension(Folder, "");
+      return llvm::createStringError(
+          "--format=html writes a folder of pages (index.html and "
+          "finding-N.html), not one page; name a folder, such as --output=" +
+          Folder.str().str());
+    }
+    // The folder is made after the analysis: its nearest existing parent
+    // must take it.
+    llvm::SmallString<256> Parent(Dir);
+    (void)llvm::sys::fs::make_absolute(Parent);
+    while (!Parent.empty() && !llvm::sys::fs::exists(Parent))
+      Parent = llvm::sys::path::parent_path(Parent);
+    if (!Parent.empty() && !llvm::sys::fs::is_directory(Parent))
+      return llvm::createStringError("cannot make the folder: '" +
+                                     Parent.str().str() + "' is not a folder");
+    if (!Parent.empty() &&
+        llvm::sys::fs::access(Parent, llvm::sys::fs::AccessMode::Write))
+      return llvm::createStringError("cannot make the folder: '" +
+                                     Parent.str().str() + "' is not writable");
+    return llvm::Error::success();
+  }
+  if (Status.type() != llvm::sys::fs::file_type::directory_file)
+    return llvm::createStringError(
+        "not a folder (--format=html writes a folder of pages)");
+  if (llvm::sys::fs::access(Dir, llvm::sys::fs::AccessMode::Write))
+    return llvm::createStringError("the folder is not writable");
+  auto Marker = readMarker(Dir);
+  if (!Marker)
+    return Marker.takeError();
+  if (*Marker)
+    return llvm::Error::success();
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Dir, EC);
+  if (EC)
+    return llvm::createStringError(EC, "cannot list the folder");
+  if (It != llvm::sys::fs::directory_iterator())
+    return llvm::createStringError(
+        "the folder holds files that cuda-tidy did not write (no " +
+        HtmlReportMarker.str() + " in it); name a new or empty folder");
+  return llvm::Error::success();
+}
 
 llvm::Error writeHtmlReport(llvm::StringRef Dir,
                             const std::vector<Finding> &Findings,
                             const ReportContext &Context, SourceLines &Lines) {
-  if (llvm::sys::fs::exists(Dir) && !llvm::sys::fs::is_directory(Dir))
-    return llvm::createStringError("'" + Dir.str() +
-                                   "' is not a folder (--format=html writes "
-                                   "a folder of pages)");
+  // Checked before the analysis too; the folder may have changed since.
+  if (llvm::Error E = checkHtmlReportFolder(Dir))
+    return E;
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
-    return llvm::createStringError(EC, "cannot create '" + Dir.str() + "'");
-  // A page of an earlier, longer report must not outlive it. Only the
-  // report's own page names are touched.
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
-       It.increment(EC)) {
-    llvm::StringRef Name = llvm::sys::path::filename(It->path());
-    if (Name.starts_with("finding-") && Name.ends_with(".html"))
-      (void)llvm::sys::fs::remove(It->path());
+    return llvm::createStringError(EC, "cannot create the folder");
+  auto Marker = readMarker(Dir);
+  if (!Marker)
+    return Marker.takeError();
+  const std::set<std::string> Earlier = Marker->value_or(std::set<std::string>{});
+  std::set<std::string> Pages = {"index.html"};
+  for (size_t I = 0; I < Findings.size(); ++I)
+    Pages.insert(pageName(I));
+  // A file the user put in a report folder since is never overwritten,
+  // even one named like a page.
+  for (const std::string &Page : Pages) {
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, Page);
+    if (!Earlier.count(Page) && llvm::sys::fs::exists(Path))
+      return llvm::createStringError(
+          "'" + Page + "' in the folder was not written by cuda-tidy; move "
+          "it away or name another folder");
   }
+  // Listed before they are written: a run stopped half-way leaves no page
+  // of its own unlisted, to be refused or kept forever by the next one.
+  std::set<std::string> Both = Earlier;
+  Both.insert(Pages.begin(), Pages.end());
+  if (llvm::Error E = writeMarker(Dir, Both))
+    return E;
   for (size_t I = 0; I < Findings.size(); ++I)
     if (llvm::Error E = writePage(Dir, pageName(I), [&](llvm::raw_ostream &OS) {
           writeFindingPage(OS, Findings[I], I, Findings.size(), Context, Lines);
         }))
       return E;
-  return writePage(Dir, "index.html", [&](llvm::raw_ostream &OS) {
-    writeIndex(OS, Findings, Context);
-  });
+  if (llvm::Error E = writePage(Dir, "index.html", [&](llvm::raw_ostream &OS) {
+        writeIndex(OS, Findings, Context);
+      }))
+    return E;
+  // The pages of an earlier, longer report must not outlive it; only those
+  // cuda-tidy listed as its own go.
+  for (const std::string &Page : Earlier) {
+    if (Pages.count(Page))
+      continue;
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, Page);
+    (void)llvm::sys::fs::remove(Path);
+  }
+  return writeMarker(Dir, Pages);
 }
 
 } // namespace clang::tidy::cuda::driver

@@ -19,8 +19,20 @@
 
 namespace clang::tidy::cuda::driver {
 
-/// Writes the report into \p Dir (created if missing; each page written
-/// atomically). \p Lines gives the source text, read once per file.
+/// The file that marks a folder as one cuda-tidy wrote a report into. It
+/// lists the pages it wrote there: a later report replaces and deletes
+/// those, and no other file.
+inline constexpr llvm::StringLiteral HtmlReportMarker = ".cuda-tidy-report";
+
+/// Whether \p Dir may take a report, asked before any file is analyzed: a
+/// folder that does not exist yet (and whose name does not end in .html),
+/// an empty folder, or one holding the marker; writable. Else an error
+/// that says why (a usage error: exit 2).
+llvm::Error checkHtmlReportFolder(llvm::StringRef Dir);
+
+/// Writes the report into \p Dir (checked again, created if missing; each
+/// page and the marker written atomically). \p Lines gives the source text,
+/// read once per file.
 llvm::Error writeHtmlReport(llvm::StringRef Dir,
                             const std::vector<Finding> &Findings,
                             const ReportContext &Context, SourceLines &Lines);

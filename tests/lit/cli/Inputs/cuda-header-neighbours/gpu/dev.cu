@@ -1,0 +1,1 @@
+__global__ void other(float *p) { p[threadIdx.x] = 0; }
