@@ -1,0 +1,3 @@
+// cuda-tidy real-code stand-in for Catch2: see catch_stub.hpp.
+#pragma once
+#include "catch_stub.hpp"
