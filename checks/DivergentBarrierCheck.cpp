@@ -1,7 +1,10 @@
 //===--- DivergentBarrierCheck.cpp - cuda-divergent-barrier ---------------===//
 
 #include "checks/DivergentBarrierCheck.h"
+#include "checks/ProjectOptions.h"
+#include "checks/analysis/api/HipPortability.h"
 #include "checks/analysis/divergence/BlockExtentGuards.h"
+#include "checks/analysis/divergence/ExitedThreads.h"
 #include "checks/analysis/memory/SharedExchange.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
@@ -15,6 +18,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 
 using namespace clang::ast_matchers;
 
@@ -29,24 +34,6 @@ using analysis::scopeName;
 
 namespace {
 
-/// Collectives of a tile or block handle besides its barrier: every member
-/// of the group must reach them (tile.sync() included; block.sync() is a
-/// barrier and reported as one).
-bool isGroupCollectiveMember(llvm::StringRef Name) {
-  return Name == "sync" || Name == "shfl" || Name == "shfl_up" ||
-         Name == "shfl_down" || Name == "shfl_xor" || Name == "ballot" ||
-         Name == "any" || Name == "all" || Name == "match_any" ||
-         Name == "match_all";
-}
-bool isGroupCollectiveFunction(llvm::StringRef Name) {
-  return Name == "reduce" || Name == "reduce_update_async" ||
-         Name == "reduce_store_async" || Name == "inclusive_scan" ||
-         Name == "exclusive_scan" || Name == "inclusive_scan_update" ||
-         Name == "exclusive_scan_update" || Name == "invoke_one" ||
-         Name == "invoke_one_broadcast" || Name == "sync" ||
-         Name == "memcpy_async" || Name == "wait" || Name == "wait_prior";
-}
-
 /// "thread_block", "thread_block_tile<16>".
 std::string groupSpelling(const analysis::GroupOperand &Group) {
   std::string Spelling = analysis::groupKindSpelling(Group.Kind);
@@ -55,14 +42,19 @@ std::string groupSpelling(const analysis::GroupOperand &Group) {
   return Spelling;
 }
 
-/// The threads that miss the barrier have returned from the kernel itself:
-/// since Volta a block barrier waits only for threads that have not exited.
-/// (A return from a __device__ function leaves them alive in the caller.)
-bool onlyExitedThreadsMissIt(const DivergenceReason &Reason,
-                             const FunctionDecl *Kernel) {
-  return Reason.Kind == DivergenceKind::EarlyExit && Reason.Exit &&
-         isa<ReturnStmt>(Reason.Exit) && Reason.Function == Kernel &&
-         Kernel->hasAttr<CUDAGlobalAttr>();
+/// \p Call synchronizes the block: a block (or wider) barrier, or a call
+/// of a function that executes one.
+bool synchronizesBlock(const CallExpr *Call, AnalysisManager &Manager) {
+  if (std::optional<analysis::BarrierCall> B = analysis::asBarrierCall(Call))
+    return B->BarrierScope >= Scope::Block;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return false;
+  const analysis::CallSummary *Summary = Manager.summary(Callee);
+  return Summary && llvm::any_of(Summary->Barriers,
+                                 [](const analysis::BarrierSite &Site) {
+                                   return Site.BarrierScope >= Scope::Block;
+                                 });
 }
 
 } // namespace
@@ -71,16 +63,70 @@ DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AssumeBlockDimXMultipleOf32(
-          Options.get("AssumeBlockDimXMultipleOf32", false)),
-      ReportPotential(Options.get("ReportPotential", false)) {}
+          projectFlag(Options, "AssumeBlockDimXMultipleOf32",
+                      BlockDimXMultipleOf32Option, false)),
+      ReportPotential(Options.get("ReportPotential", false)),
+      Platforms(projectString(Options, "Platforms", PlatformsOption, "auto")) {}
+
+/// "auto", or a comma-separated list of "cuda" and "hip".
+static bool validPlatforms(llvm::StringRef Platforms) {
+  if (Platforms == "auto")
+    return true;
+  llvm::SmallVector<llvm::StringRef, 2> Names;
+  Platforms.split(Names, ',', -1, false);
+  return !Names.empty() && llvm::all_of(Names, [](llvm::StringRef N) {
+    return N.trim() == "cuda" || N.trim() == "hip";
+  });
+}
 
 void DivergentBarrierCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AssumeBlockDimXMultipleOf32",
                 AssumeBlockDimXMultipleOf32);
   Options.store(Opts, "ReportPotential", ReportPotential);
+  Options.store(Opts, "Platforms", Platforms);
+}
+
+void DivergentBarrierCheck::registerPPCallbacks(const SourceManager &SM,
+                                                Preprocessor *PP,
+                                                Preprocessor *) {
+  PP->addPPCallbacks(trackUserFiles(SM, Entered));
+}
+
+const DivergentBarrierCheck::HipPortability &
+DivergentBarrierCheck::portability(const SourceManager &SM) {
+  if (Portability)
+    return *Portability;
+  Portability.emplace();
+  if (Platforms != "auto" && validPlatforms(Platforms)) {
+    Portability->Portable = llvm::StringRef(Platforms).contains("hip");
+    return *Portability;
+  }
+  // The main file first, then the user's headers in the order a full parse
+  // enters them (the preamble's part replayed): the first file that tests
+  // a HIP platform macro or includes a hip/ header decides, and its
+  // directive is named in the finding.
+  for (FileID FID : Entered->withMainFile()) {
+    std::optional<llvm::MemoryBufferRef> Buffer = SM.getBufferOrNone(FID);
+    if (!Buffer)
+      continue;
+    if (std::optional<analysis::HipEvidence> E =
+            analysis::hipEvidenceIn(Buffer->getBuffer())) {
+      Portability->Portable = true;
+      Portability->Where =
+          SM.getLocForStartOfFile(FID).getLocWithOffset(E->Offset);
+      Portability->What = E->What;
+      break;
+    }
+  }
+  return *Portability;
 }
 
 void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
+  if (!validPlatforms(Platforms))
+    configurationDiag("invalid value '%0' for cuda-divergent-barrier.Platforms: "
+                      "expected 'auto', 'cuda', 'hip' or 'cuda,hip'; 'auto' "
+                      "is used")
+        << Platforms;
   // One callback per function body; the analysis of the body is shared by
   // every barrier and call in it (and, through the manager, by other
   // checks).
@@ -119,12 +165,12 @@ bool DivergentBarrierCheck::checkGroupCollective(
   llvm::StringRef Name = Callee->getName();
   std::string Spelling;
   if (isa<CXXMethodDecl>(Callee)) {
-    if (!isGroupCollectiveMember(Name))
+    if (!analysis::isCollectiveMemberName(Name))
       return false;
     Spelling = groupSpelling(*Group) + "::" + Name.str() + "()";
   } else {
     if (!analysis::isCooperativeGroupsFunction(Callee) ||
-        !isGroupCollectiveFunction(Name))
+        !analysis::isCollectiveFunctionName(Name))
       return false;
     Spelling =
         "cooperative_groups::" + Name.str() + "(" + groupSpelling(*Group) + ")";
@@ -177,31 +223,66 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
           Divergence->divergenceAt(Call, Barrier->BarrierScope);
       if (!Reason)
         continue;
-      const bool ExitedOnly = Barrier->BarrierScope == Scope::Block &&
-                              onlyExitedThreadsMissIt(*Reason, Function);
+      // The threads that miss the barrier leave the kernel for good: they
+      // returned, or they skip the branch (or leave the loop) that holds
+      // it and reach no block barrier again (divergence/ExitedThreads.h).
+      const Stmt *LeavesAt = nullptr;
+      if (Barrier->BarrierScope == Scope::Block)
+        LeavesAt = analysis::whereLeaversExit(
+            *Divergence, *Reason, Call, [&](const CallExpr *Other) {
+              return synchronizesBlock(Other, Manager);
+            });
+      const bool ExitedOnly = LeavesAt != nullptr;
+      const bool Returned = ExitedOnly && isa<ReturnStmt>(LeavesAt);
       // Two facts the kernel does not show make an exit harmless: that no
       // survivor reads what an exited thread should have written, and, for
       // an exit on `threadIdx.D >= bound`, that the block is launched no
       // wider than the bound (then nobody exits).
       const bool NoExchange =
-          ExitedOnly && !SharedAccessesOf(Function).readsWrittenByOthers(
-                            Reason->Exit, Call);
+          ExitedOnly &&
+          !SharedAccessesOf(Function).readsWrittenByOthers(
+              Returned ? LeavesAt->getEndLoc() : LeavesAt->getBeginLoc(),
+              Call);
       std::optional<analysis::BlockExtentGuard> Guard;
-      if (ExitedOnly && !NoExchange)
+      if (Returned && !NoExchange)
         Guard = analysis::blockExtentGuard(Reason->Branch, Reason->Exit,
                                            *Divergence, Ctx);
-      const bool Potential = NoExchange || Guard;
+      // Under HIP a thread that returned never arrives: the exit alone is
+      // a hang there, whatever the survivors read (the launch-shape guard
+      // still decides whether anyone exits at all).
+      const bool HangsUnderHip =
+          NoExchange && portability(Ctx.getSourceManager()).Portable;
+      const bool Potential = (NoExchange && !HangsUnderHip) || Guard;
       if ((Potential && !ReportPotential) ||
           !Reported.insert(Loc.getRawEncoding()).second)
         continue;
+      if (HangsUnderHip) {
+        diag(Loc, "'%0' is reached under control flow that diverges within "
+                  "the %1 (%2): the threads that %select{returned|leave the "
+                  "kernel}3 skip this barrier, a hang on AMD GPUs under HIP, "
+                  "where exited threads do not count as arrived (on NVIDIA "
+                  "since Volta it completes)")
+            << Barrier->Spelling << scopeName(Barrier->BarrierScope)
+            << analysis::divergenceKindName(Reason->Kind) << !Returned;
+        explainReason(*Reason, Barrier->BarrierScope, Ctx);
+        const HipPortability &P = portability(Ctx.getSourceManager());
+        if (P.Where.isValid())
+          diag(P.Where, "this code is also built for HIP: it %0 '%1'",
+               DiagnosticIDs::Note)
+              << (llvm::StringRef(P.What).starts_with("hip/") ? "includes"
+                                                              : "tests")
+              << P.What;
+        continue;
+      }
       if (NoExchange)
         diag(Loc, "'%0' is reached under control flow that diverges within "
-                  "the %1 (%2); potential: the threads that returned count "
+                  "the %1 (%2); potential: the threads that %select{returned|"
+                  "skip it leave the kernel with no other barrier and}3 count "
                   "as arrived, so this is a bug only if a surviving thread "
                   "reads what an exited one should have written, which the "
                   "tool does not see here")
             << Barrier->Spelling << scopeName(Barrier->BarrierScope)
-            << analysis::divergenceKindName(Reason->Kind);
+            << analysis::divergenceKindName(Reason->Kind) << !Returned;
       else if (Guard)
         diag(Loc, "'%0' is reached under control flow that diverges within "
                   "the %1 (%2); potential: only threads with threadIdx.%3 at "

@@ -11,6 +11,7 @@
 #ifndef CUDA_TIDY_CHECKS_DIVERGENTBARRIERCHECK_H
 #define CUDA_TIDY_CHECKS_DIVERGENTBARRIERCHECK_H
 
+#include "checks/UserFiles.h"
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/core/Uniformity.h"
 
@@ -26,9 +27,14 @@ public:
     return LangOpts.CUDA;
   }
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
+  void onStartOfTranslationUnit() override {
+    Reported.clear();
+    Portability.reset();
+  }
 
 private:
   /// The notes that explain a reason: the condition, the jump that skips
@@ -47,8 +53,23 @@ private:
                             const analysis::FunctionDivergence &D,
                             const ASTContext &Ctx);
 
+  /// Whether this translation unit is also built for HIP, and where it
+  /// shows it (a directive testing a HIP platform macro, an include of a
+  /// hip/ header): computed on first need from the user's files.
+  struct HipPortability {
+    bool Portable = false;
+    SourceLocation Where; ///< Invalid when the option says so.
+    std::string What;
+  };
+  const HipPortability &portability(const SourceManager &SM);
+
   /// blockDim.x is a multiple of 32: threadIdx.y and .z are warp-uniform.
   const bool AssumeBlockDimXMultipleOf32;
+  /// Platforms: "auto" (HIP when a file shows it), "cuda", "hip",
+  /// "cuda,hip" (also the project's platforms: in .cuda-tidy.yaml).
+  const std::string Platforms;
+  std::shared_ptr<UserFiles> Entered = std::make_shared<UserFiles>();
+  std::optional<HipPortability> Portability;
   /// Also report barriers that only threads returned from the kernel miss,
   /// where no surviving thread is seen reading what they should have
   /// written (the potential tier; off by default).

@@ -1,6 +1,7 @@
 //===--- DivergentGroupCreationCheck.cpp - cuda-divergent-group-creation --===//
 
 #include "checks/DivergentGroupCreationCheck.h"
+#include "checks/ProjectOptions.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/api/CudaBuiltins.h"
@@ -39,38 +40,6 @@ llvm::StringRef cgFreeFunctionName(const CallExpr *Call) {
       !analysis::isCooperativeGroupsFunction(FD))
     return "";
   return FD->getName();
-}
-
-bool isPartitionName(llvm::StringRef Name) {
-  return Name == "tiled_partition" || Name == "labeled_partition" ||
-         Name == "binary_partition";
-}
-
-/// Collectives over a group's members: every member must reach them.
-bool isCollectiveMember(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases({"sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot",
-              "any", "all", "match_any", "match_all"},
-             true)
-      .Default(false);
-}
-bool isCollectiveFreeFunction(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases({"reduce", "reduce_update_async", "reduce_store_async",
-              "inclusive_scan", "exclusive_scan", "inclusive_scan_update",
-              "exclusive_scan_update"},
-             true)
-      .Cases({"invoke_one", "invoke_one_broadcast", "sync", "memcpy_async",
-              "wait", "wait_prior"},
-             true)
-      .Cases({"tiled_partition", "labeled_partition", "binary_partition"}, true)
-      .Default(false);
-}
-
-/// Collectives whose contract only concerns the members that have not
-/// exited: after a `return` from the kernel they are still well defined.
-bool toleratesExitedMembers(llvm::StringRef Name) {
-  return Name == "sync" || Name == "ballot" || Name == "any" || Name == "all";
 }
 
 /// True when \p Reason is a `return` out of the kernel \p FD itself: the
@@ -257,7 +226,8 @@ DivergentGroupCreationCheck::DivergentGroupCreationCheck(
     StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AssumeBlockDimXMultipleOf32(
-          Options.getLocalOrGlobal("AssumeBlockDimXMultipleOf32", false)),
+          projectFlag(Options, "AssumeBlockDimXMultipleOf32",
+                      BlockDimXMultipleOf32Option, false)),
       ReportPotential(Options.get("ReportPotential", false)) {}
 
 void DivergentGroupCreationCheck::storeOptions(
@@ -425,7 +395,7 @@ bool DivergentGroupCreationCheck::checkStale(const CallExpr *Call,
   if (!Reason)
     return false;
   llvm::StringRef Name = Call->getDirectCallee()->getName();
-  if (toleratesExitedMembers(Name) && isKernelExit(*Reason, FD))
+  if (analysis::toleratesExitedMembers(Name) && isKernelExit(*Reason, FD))
     return false;
   std::string Fact = potentialFact(Call, *Reason, O->Span, D, Ctx);
   if (!Fact.empty() && !ReportPotential)
@@ -537,7 +507,7 @@ void DivergentGroupCreationCheck::check(
         SM.isInSystemHeader(SM.getExpansionLoc(beginOf(Call))))
       continue;
     llvm::StringRef Name = cgFreeFunctionName(Call);
-    if (isPartitionName(Name))
+    if (analysis::isPartitionName(Name))
       checkPartition(Call, *D, Ctx, ReportedParents);
   }
 
@@ -552,7 +522,7 @@ void DivergentGroupCreationCheck::check(
         checkImplicitHandle(Call, Name, *D, Ctx);
       continue;
     }
-    if (isPartitionName(Name))
+    if (analysis::isPartitionName(Name))
       continue;
 
     // Collectives on a coalesced group (or a thread_group holding one).
@@ -567,14 +537,15 @@ void DivergentGroupCreationCheck::check(
       continue;
     std::string Collective;
     if (isa<CXXMethodDecl>(Callee)) {
-      if (!isCollectiveMember(Callee->getName()) &&
+      if (!analysis::isCollectiveMemberName(Callee->getName()) &&
           !(Callee->getName() == "thread_rank" && selectsLanes(Call, Ctx)))
         continue;
       Collective = (llvm::Twine(analysis::groupKindSpelling(Group->Kind)) +
                     "::" + Callee->getName() + "()")
                        .str();
     } else {
-      if (!isCollectiveFreeFunction(Name))
+      if (!analysis::isCollectiveFunctionName(Name) &&
+          !analysis::isPartitionName(Name))
         continue;
       Collective = ("cooperative_groups::" + Name).str();
     }

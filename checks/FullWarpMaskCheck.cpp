@@ -1,6 +1,8 @@
 //===--- FullWarpMaskCheck.cpp - cuda-full-warp-mask ----------------------===//
 
 #include "checks/FullWarpMaskCheck.h"
+#include "checks/ProjectOptions.h"
+#include "checks/analysis/divergence/ExitedThreads.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/divergence/BlockExtentGuards.h"
@@ -60,18 +62,61 @@ bool isMaskedWarpIntrinsic(const FunctionDecl *FD) {
       .Default(false);
 }
 
-/// Lanes that returned from the kernel have exited, and the Guide's
-/// contract for the *_sync intrinsics concerns only the non-exited lanes
-/// named in the mask: a vote, __syncwarp or a match after such a `return`
-/// is well defined. A shuffle is not: it reads the value of an exited lane.
-bool exitedLanesAreFine(const DivergenceReason &Reason, const FunctionDecl *FD,
-                        llvm::StringRef Intrinsic) {
-  if (Intrinsic.starts_with("__shfl"))
-    return false;
-  return Reason.Kind == DivergenceKind::EarlyExit && Reason.Exit &&
-         isa<ReturnStmt>(Reason.Exit) && FD->hasAttr<CUDAGlobalAttr>() &&
-         Reason.Function == FD;
+/// The width of a shuffle's segments: its `width` argument when constant,
+/// else the warp.
+unsigned shuffleWidth(const CallExpr *Shuffle, const ASTContext &Ctx) {
+  if (Shuffle->getNumArgs() < 4 || isa<CXXDefaultArgExpr>(Shuffle->getArg(3)))
+    return 32;
+  Expr::EvalResult R;
+  if (!Shuffle->getArg(3)->EvaluateAsInt(R, Ctx))
+    return 32;
+  llvm::APSInt W = R.Val.getInt();
+  return W.isStrictlyPositive() && W.ule(32)
+             ? static_cast<unsigned>(W.getZExtValue())
+             : 32;
 }
+
+/// What the lanes that miss a full-mask intrinsic do to it.
+enum class Leavers {
+  /// They may take part in another warp collective: the mask names lanes
+  /// that are alive elsewhere (a definite finding).
+  Stay,
+  /// They returned from the kernel: exited, and the Guide's contract for the
+  /// *_sync intrinsics concerns only the non-exited lanes named in the mask,
+  /// so a vote, __syncwarp or a match is well defined.
+  Exited,
+  /// They skip the branch or leave the loop and meet no warp collective
+  /// again before the kernel ends: they count as exited once they get there
+  /// (divergence/ExitedThreads.h), so the finding rests on the code relying
+  /// on them taking part, which the tool cannot see (the potential tier).
+  LeaveTheKernel,
+};
+
+/// A shuffle reads another lane's value: it is well defined after lanes left
+/// only when they leave by whole segments of its width (a row-level `return`
+/// for rows of 8 lanes, then `__shfl_xor_sync(mask, v, m, 8)`), so that no
+/// surviving lane reads one that left; otherwise the lanes that left are as
+/// bad as lanes that stay.
+Leavers whatLeaversDo(const FunctionDivergence &D,
+                      const DivergenceReason &Reason, const CallExpr *Point,
+                      const CallExpr *Intrinsic, llvm::StringRef Name,
+                      const ASTContext &Ctx,
+                      llvm::function_ref<bool(const CallExpr *)> Syncs) {
+  const Stmt *Leave = analysis::whereLeaversExit(D, Reason, Point, Syncs);
+  if (!Leave)
+    return Leavers::Stay;
+  if (Name.starts_with("__shfl")) {
+    const unsigned Width = shuffleWidth(Intrinsic, Ctx);
+    if (Width >= 32 || D.divergenceWithinTile(Point, Width))
+      return Leavers::Stay;
+  }
+  return isa<ReturnStmt>(Leave) ? Leavers::Exited : Leavers::LeaveTheKernel;
+}
+
+constexpr llvm::StringLiteral LeaveTheKernelFact =
+    "; potential: the lanes that skip it leave the kernel with no other warp "
+    "collective and count as exited, so this is a bug only if the code "
+    "relies on them taking part, which the tool does not see here";
 
 /// Whether \p Call passes a mask that names all 32 lanes, and how.
 std::optional<FullWarpMaskCheck::MaskSite>
@@ -180,7 +225,8 @@ FullWarpMaskCheck::FullWarpMaskCheck(StringRef Name, ClangTidyContext *Context,
     : ClangTidyCheck(Name, Context), What(What),
       ReportPotential(Options.get("ReportPotential", false)),
       AssumeBlockDimXMultipleOf32(
-          Options.getLocalOrGlobal("AssumeBlockDimXMultipleOf32", false)) {}
+          projectFlag(Options, "AssumeBlockDimXMultipleOf32",
+                      BlockDimXMultipleOf32Option, false)) {}
 
 void FullWarpMaskCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   if (What == Report::Hazards)
@@ -292,6 +338,20 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
     return;
 
   MaskEvaluator Evaluator(Function, *Ctx);
+  // What lanes that leave a branch must not meet again to count as exited:
+  // a warp intrinsic with a mask, a block barrier, a call that reaches one.
+  auto Syncs = [&](const CallExpr *Other) {
+    const FunctionDecl *Callee = Other->getDirectCallee();
+    if (isMaskedWarpIntrinsic(Callee) || analysis::asBarrierCall(Other))
+      return true;
+    if (!Callee || analysis::knownResultModel(Other,
+                                              AssumeBlockDimXMultipleOf32))
+      return false;
+    if (!sitesReachedFrom(Callee, 1).empty())
+      return true;
+    const analysis::CallSummary *Summary = Manager.summary(Callee);
+    return Summary && !Summary->Barriers.empty();
+  };
   for (const CallExpr *Call : D->calls()) {
     if (!D->isReachable(Call))
       continue;
@@ -308,13 +368,20 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
         continue;
       std::optional<DivergenceReason> Reason =
           D->divergenceAt(Call, Level::warp());
-      if (Reason && !exitedLanesAreFine(*Reason, Function, Site->Intrinsic)) {
+      const Leavers Left =
+          Reason ? whatLeaversDo(*D, *Reason, Call, Call, Site->Intrinsic,
+                                 *Ctx, Syncs)
+                 : Leavers::Stay;
+      if (Reason && Left != Leavers::Exited) {
         if (What == Report::Hazards) {
           P.K = Pending::Divergent;
           P.Reason = Reason;
           P.Site.DivergesOnItsOwn = true;
           P.PotentialFact =
-              warpPotentialFact(Manager, Function, Call, *Reason, *Ctx, Level::warp());
+              Left == Leavers::LeaveTheKernel
+                  ? LeaveTheKernelFact.str()
+                  : warpPotentialFact(Manager, Function, Call, *Reason, *Ctx,
+                                      Level::warp());
           P.Potential = !P.PotentialFact.empty();
           if (!P.Potential || ReportPotential)
             record(std::move(P));
@@ -352,11 +419,22 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
     std::optional<DivergenceReason> Reason =
         D->divergenceAt(Call, Level::warp());
     if (Reason) {
-      auto Candidate = llvm::find_if(Sites, [&](const MaskSite &S) {
-        return (!S.DivergesOnItsOwn || S.BoundMask) &&
-               !exitedLanesAreFine(*Reason, Function, S.Intrinsic);
-      });
-      if (Candidate == Sites.end())
+      // A site the lanes that stay would make definite comes first.
+      Leavers Left = Leavers::Exited;
+      const MaskSite *Candidate = nullptr;
+      for (const MaskSite &S : Sites) {
+        if (S.DivergesOnItsOwn && !S.BoundMask)
+          continue;
+        Leavers L =
+            whatLeaversDo(*D, *Reason, Call, S.Call, S.Intrinsic, *Ctx, Syncs);
+        if (L == Leavers::Exited || (Candidate && L != Leavers::Stay))
+          continue;
+        Candidate = &S;
+        Left = L;
+        if (L == Leavers::Stay)
+          break;
+      }
+      if (!Candidate)
         continue;
       Pending P;
       P.K = Pending::ViaCall;
@@ -364,7 +442,11 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       P.Site = *Candidate;
       P.Reason = Reason;
       P.Call = Call;
-      P.PotentialFact = warpPotentialFact(Manager, Function, Call, *Reason, *Ctx, Level::warp());
+      P.PotentialFact =
+          Left == Leavers::LeaveTheKernel
+              ? LeaveTheKernelFact.str()
+              : warpPotentialFact(Manager, Function, Call, *Reason, *Ctx,
+                                  Level::warp());
       P.Potential = !P.PotentialFact.empty();
       if (!P.Potential || ReportPotential)
         record(std::move(P));

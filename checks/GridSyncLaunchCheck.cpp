@@ -23,12 +23,8 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 struct GridSyncLaunchCheck::PreprocessedFiles {
-  const SourceManager *SM = nullptr;
-  /// User (non-system) files, each once.
-  std::vector<FileID> UserFiles;
-  llvm::DenseSet<const FileEntry *> Seen;
-  /// Ranges an #if, #ifdef, ... skipped.
-  std::vector<SourceRange> Skipped;
+  /// The user's files the TU entered and the ranges #if skipped in them.
+  std::shared_ptr<UserFiles> Entered = std::make_shared<UserFiles>();
   /// Removed CUDA names the user's code declares for itself, and where the
   /// user declares members by those names.
   llvm::StringSet<> UserDeclaredNames;
@@ -36,52 +32,6 @@ struct GridSyncLaunchCheck::PreprocessedFiles {
 };
 
 namespace {
-thread_local const PreambleReplay *CurrentReplay = nullptr;
-} // namespace
-
-void PreambleReplay::set(const PreambleReplay *Replay) {
-  CurrentReplay = Replay;
-}
-const PreambleReplay *PreambleReplay::current() { return CurrentReplay; }
-
-namespace {
-
-class FileCallbacks : public PPCallbacks {
-public:
-  FileCallbacks(const SourceManager &SM,
-                std::shared_ptr<GridSyncLaunchCheck::PreprocessedFiles> Files)
-      : SM(SM), Files(std::move(Files)) {}
-
-  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
-                   SrcMgr::CharacteristicKind FileType,
-                   FileID PrevFID) override {
-    if (Reason != EnterFile || SrcMgr::isSystem(FileType))
-      return;
-    FileID FID = SM.getFileID(Loc);
-    OptionalFileEntryRef Entry = SM.getFileEntryRefForID(FID);
-    if (!Entry || !Files->Seen.insert(&Entry->getFileEntry()).second)
-      return;
-    Files->UserFiles.push_back(FID);
-    // A full parse enters the preamble's user headers next.
-    const PreambleReplay *Replay = PreambleReplay::current();
-    if (!Replay || FID != SM.getMainFileID())
-      return;
-    std::vector<FileID> Entered;
-    Replay->replay(SM, Entered, Files->Skipped);
-    for (FileID Header : Entered)
-      if (OptionalFileEntryRef File = SM.getFileEntryRefForID(Header))
-        if (Files->Seen.insert(&File->getFileEntry()).second)
-          Files->UserFiles.push_back(Header);
-  }
-
-  void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
-    Files->Skipped.push_back(Range);
-  }
-
-private:
-  const SourceManager &SM;
-  std::shared_ptr<GridSyncLaunchCheck::PreprocessedFiles> Files;
-};
 
 /// How messages name a function: qualified, with template arguments, and a
 /// lambda type as "(lambda)" rather than by its file and line.
@@ -200,8 +150,7 @@ void GridSyncLaunchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 void GridSyncLaunchCheck::registerPPCallbacks(const SourceManager &SM,
                                               Preprocessor *PP,
                                               Preprocessor *) {
-  Files->SM = &SM;
-  PP->addPPCallbacks(std::make_unique<FileCallbacks>(SM, Files));
+  PP->addPPCallbacks(trackUserFiles(SM, Files->Entered));
 }
 
 void GridSyncLaunchCheck::registerMatchers(MatchFinder *Finder) {
@@ -322,29 +271,19 @@ void GridSyncLaunchCheck::checkLaunch(const CallExpr *Call,
 }
 
 void GridSyncLaunchCheck::reportRemovedNames() {
-  if (!Files->SM)
+  if (!Files->Entered->SM)
     return;
-  const SourceManager &SM = *Files->SM;
+  const SourceManager &SM = *Files->Entered->SM;
   llvm::StringMap<llvm::StringRef> Replacements;
   for (const analysis::RemovedCudaName &Name :
        analysis::removedMultiDeviceNames())
     Replacements[Name.Name] = Name.Replacement;
 
-  std::vector<FileID> ToScan = Files->UserFiles;
-  if (SM.getMainFileID().isValid() &&
-      !llvm::is_contained(ToScan, SM.getMainFileID()))
-    ToScan.insert(ToScan.begin(), SM.getMainFileID());
+  std::vector<FileID> ToScan = Files->Entered->withMainFile();
   for (FileID FID : ToScan) {
     std::optional<llvm::MemoryBufferRef> Buffer = SM.getBufferOrNone(FID);
     if (!Buffer)
       continue;
-    auto IsSkipped = [&](SourceLocation Loc) {
-      return llvm::any_of(Files->Skipped, [&](const SourceRange &Range) {
-        return SM.getFileID(Range.getBegin()) == FID &&
-               !SM.isBeforeInTranslationUnit(Loc, Range.getBegin()) &&
-               SM.isBeforeInTranslationUnit(Loc, Range.getEnd());
-      });
-    };
     Lexer Raw(FID, *Buffer, SM, getLangOpts());
     Token Tok;
     Token Previous;
@@ -359,7 +298,7 @@ void GridSyncLaunchCheck::reportRemovedNames() {
         if (It != Replacements.end() &&
             !Files->UserDeclaredNames.contains(It->first()) &&
             !Files->UserMemberLocations.contains(Tok.getLocation()) &&
-            !IsSkipped(Tok.getLocation()))
+            !Files->Entered->isSkipped(Tok.getLocation()))
           diag(Tok.getLocation(), "'%0' was removed in CUDA 13 with the "
                                   "multi-device cooperative launch; %1")
               << It->first() << It->second;

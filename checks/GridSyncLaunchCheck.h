@@ -14,6 +14,7 @@
 #ifndef CUDA_TIDY_CHECKS_GRIDSYNCLAUNCHCHECK_H
 #define CUDA_TIDY_CHECKS_GRIDSYNCLAUNCHCHECK_H
 
+#include "checks/UserFiles.h"
 #include "checks/analysis/launch/LaunchIndex.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -26,23 +27,6 @@ namespace clang::tidy::cuda {
 namespace analysis {
 class GridSyncReachability;
 } // namespace analysis
-
-/// What the check's preprocessor callbacks would have seen of a precompiled
-/// preamble's part of a file: the user's files it entered and the ranges #if
-/// skipped in them. The standalone cuda-tidy parses files from preambles
-/// that hold user headers (tool/driver/cache/PreambleCache.h) and sets one for
-/// the compiles of a thread; clang-tidy sets none.
-class PreambleReplay {
-public:
-  virtual ~PreambleReplay() = default;
-  /// Called once the main file is entered: appends the files, in the order
-  /// a full parse enters them, and the ranges skipped in them.
-  virtual void replay(const SourceManager &SM, std::vector<FileID> &Files,
-                      std::vector<SourceRange> &Skipped) const = 0;
-  /// The replay for this thread's compiles from now on (null: none).
-  static void set(const PreambleReplay *Replay);
-  static const PreambleReplay *current();
-};
 
 class GridSyncLaunchCheck : public ClangTidyCheck {
 public:

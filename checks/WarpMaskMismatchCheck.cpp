@@ -1,6 +1,7 @@
 //===--- WarpMaskMismatchCheck.cpp - cuda-warp-mask-mismatch --------------===//
 
 #include "checks/WarpMaskMismatchCheck.h"
+#include "checks/ProjectOptions.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
@@ -113,7 +114,8 @@ WarpMaskMismatchCheck::WarpMaskMismatchCheck(StringRef Name,
     : ClangTidyCheck(Name, Context),
       ReportActiveMask(Options.get("ReportActiveMask", true)),
       AssumeBlockDimXMultipleOf32(
-          Options.getLocalOrGlobal("AssumeBlockDimXMultipleOf32", false)) {}
+          projectFlag(Options, "AssumeBlockDimXMultipleOf32",
+                      BlockDimXMultipleOf32Option, false)) {}
 
 void WarpMaskMismatchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ReportActiveMask", ReportActiveMask);

@@ -180,8 +180,11 @@ def sanity_check(tidy, cache_dir):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "probe.cu")
         with open(path, "w") as f:
+            # The threads that skip the branch meet the second barrier, so
+            # they do not leave for good: a definite finding.
             f.write("__global__ void k(int *a) {\n"
-                    "  if (threadIdx.x < 3) __syncthreads();\n}\n")
+                    "  if (threadIdx.x < 3) __syncthreads();\n"
+                    "  __syncthreads();\n}\n")
         r = subprocess.run([tidy, "--format=json", "--cache-dir=" + cache_dir,
                             "probe.cu"], cwd=d, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, universal_newlines=True)

@@ -2,12 +2,14 @@
 
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/core/CompileErrors.h"
+#include "checks/analysis/divergence/ObjectWrites.h"
 #include "checks/analysis/memory/SharedAccesses.h"
 #include "llvm/ADT/bit.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 
 #include <algorithm>
 #include <map>
@@ -34,6 +36,19 @@ BlockExtentFact AnalysisManager::blockExtent(const FunctionDecl *FD,
   if (Dim == 0 && Options.AssumeBlockDimXMultipleOf32 && !Fact.Exact)
     Fact.Factor = std::max<uint64_t>(Fact.Factor, 32);
   return Fact;
+}
+
+bool AnalysisManager::mayWriteObject(const CXXMethodDecl *Method) {
+  if (!Method)
+    return true;
+  Method = Method->getCanonicalDecl();
+  auto [It, Inserted] = ObjectWrites.try_emplace(Method, std::nullopt);
+  if (!Inserted)
+    return It->second.value_or(true); // in progress: may write
+  bool Writes = methodMayWriteObject(
+      Method, [this](const CXXMethodDecl *M) { return mayWriteObject(M); });
+  ObjectWrites[Method] = Writes;
+  return Writes;
 }
 
 llvm::ArrayRef<SharedAccessSite>

@@ -85,6 +85,9 @@ public:
   /// shows it (LaunchShapes::blockExtent); the option's whole-warp rows make
   /// x a multiple of 32.
   BlockExtentFact blockExtent(const FunctionDecl *FD, unsigned Dim) override;
+  /// Cached per method; a method asked about while its own answer is being
+  /// computed (recursion) may write.
+  bool mayWriteObject(const CXXMethodDecl *Method) override;
   /// \p S diverges within \p Within in \p FD only because threadIdx.y/z
   /// may split a warp: with whole-warp rows it would not, and the TU does
   /// not show \p FD's row width. Such a finding rests on a fact the tool
@@ -120,6 +123,8 @@ private:
   llvm::DenseMap<const FunctionDecl *, bool> Compiles;
   bool definitionCompiles(const FunctionDecl *Definition);
   unsigned Depth = 0;
+  /// mayWriteObject's answers; nullopt while one is being computed.
+  llvm::DenseMap<const CXXMethodDecl *, std::optional<bool>> ObjectWrites;
   LaunchShapes Shapes;
   struct SharedSites {
     std::vector<std::unique_ptr<SharedAccessAnalysis>> Analyses;

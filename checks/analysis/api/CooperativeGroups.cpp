@@ -12,6 +12,35 @@
 
 namespace clang::tidy::cuda::analysis {
 
+bool isCollectiveMemberName(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases({"sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot",
+              "any", "all", "match_any", "match_all"},
+             true)
+      .Default(false);
+}
+
+bool isCollectiveFunctionName(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases({"reduce", "reduce_update_async", "reduce_store_async",
+              "inclusive_scan", "exclusive_scan", "inclusive_scan_update",
+              "exclusive_scan_update"},
+             true)
+      .Cases({"invoke_one", "invoke_one_broadcast", "sync", "memcpy_async",
+              "wait", "wait_prior"},
+             true)
+      .Default(false);
+}
+
+bool isPartitionName(llvm::StringRef Name) {
+  return Name == "tiled_partition" || Name == "labeled_partition" ||
+         Name == "binary_partition";
+}
+
+bool toleratesExitedMembers(llvm::StringRef Name) {
+  return Name == "sync" || Name == "ballot" || Name == "any" || Name == "all";
+}
+
 bool isInCooperativeGroupsNamespace(const Decl *D) {
   for (const DeclContext *Ctx = D->getDeclContext(); Ctx;
        Ctx = Ctx->getParent()) {

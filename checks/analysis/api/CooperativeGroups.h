@@ -11,6 +11,7 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_COOPERATIVEGROUPS_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_COOPERATIVEGROUPS_H
 
+#include "llvm/ADT/StringRef.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -52,6 +53,20 @@ std::optional<GroupKind> groupKindOfType(QualType Type);
 
 /// "thread_block", "thread_block_tile", ... for messages.
 const char *groupKindSpelling(GroupKind Kind);
+
+/// A member function of a group handle that every member of the group must
+/// reach: `sync`, the shuffles, the votes, the matches.
+bool isCollectiveMemberName(llvm::StringRef Name);
+/// A free function of cooperative_groups that takes a group first and that
+/// every member must reach: reductions, scans, `invoke_one`, `sync`,
+/// `memcpy_async` and its waits.
+bool isCollectiveFunctionName(llvm::StringRef Name);
+/// `tiled_partition`, `labeled_partition`, `binary_partition`.
+bool isPartitionName(llvm::StringRef Name);
+/// A collective whose contract concerns only the members that have not
+/// exited, so that after a `return` from the kernel it is still well
+/// defined: `sync` and the votes (a shuffle reads an exited member).
+bool toleratesExitedMembers(llvm::StringRef Name);
 
 /// How a call that synchronizes the whole grid is spelled in messages
 /// ("grid_group::sync()", "grid_group::barrier_arrive()",

@@ -20,6 +20,7 @@
 
 namespace clang {
 class ASTContext;
+class CXXMethodDecl;
 class FunctionDecl;
 } // namespace clang
 
@@ -57,6 +58,9 @@ public:
   /// blockDim's component \p Dim (0 = x) of \p FD's blocks as the TU shows.
   virtual BlockExtentFact blockExtent(const FunctionDecl *FD,
                                       unsigned Dim) = 0;
+  /// A call of \p Method may change the object it is called on
+  /// (divergence/ObjectWrites.h).
+  virtual bool mayWriteObject(const CXXMethodDecl *Method) = 0;
 
 protected:
   FactQueries() = default;

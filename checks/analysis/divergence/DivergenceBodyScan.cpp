@@ -59,12 +59,54 @@ const VarDecl *rootVariable(const Expr *E,
 
 /// The local whose address a pointer expression takes (`&x`, `&a[i]`, an
 /// array decaying to a pointer), or nullptr.
+bool isMemoryReference(const VarDecl *Var) {
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      !Var->getType()->isLValueReferenceType() || !Var->getInit())
+    return false;
+  const Expr *Init = Var->getInit()->IgnoreParenImpCasts();
+  if (!Init->isGLValue() || rootVariable(Init, nullptr))
+    return false;
+  // Through a pointer: an element, a dereference, a field of either.
+  while (true) {
+    if (const auto *Member = dyn_cast<MemberExpr>(Init)) {
+      if (Member->isArrow())
+        return true;
+      Init = Member->getBase()->IgnoreParenImpCasts();
+      continue;
+    }
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(Init)) {
+      const Expr *Base = Subscript->getBase()->IgnoreParens();
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
+      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+        return true; // indexing a pointer
+      Init = Decay->getSubExpr()->IgnoreParenImpCasts();
+      continue;
+    }
+    break;
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(Init))
+    return Unary->getOpcode() == UO_Deref;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Init))
+    if (const auto *Named = dyn_cast<VarDecl>(Ref->getDecl()))
+      return !Named->hasLocalStorage() && !Named->getType()->isReferenceType();
+  // A call returning a reference may return one into a local object.
+  return false;
+}
+
 const VarDecl *addressedVariable(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *Unary = dyn_cast<UnaryOperator>(E))
     if (Unary->getOpcode() == UO_AddrOf)
       return rootVariable(Unary->getSubExpr(), nullptr);
   return nullptr;
+}
+
+bool callMayWriteObject(FactQueries *Facts, const CXXMethodDecl *Method) {
+  if (!Method || Method->isStatic())
+    return false;
+  if (Facts)
+    return Facts->mayWriteObject(Method);
+  return !Method->isConst();
 }
 
 bool isWritableIndirection(QualType T) {
@@ -84,6 +126,10 @@ namespace {
 /// reference, captured by reference, or modified by a call), and the calls.
 class BodyScanner : public RecursiveASTVisitor<BodyScanner> {
 public:
+  /// \p Facts answers whether a member function changes its object
+  /// (null: every non-const one may).
+  explicit BodyScanner(FactQueries *Facts) : Facts(Facts) {}
+
   llvm::SmallVector<const VarDecl *, 16> Locals;
   llvm::SmallPtrSet<const VarDecl *, 8> EscapedVars;
   std::vector<const CallExpr *> Calls;
@@ -160,14 +206,14 @@ public:
         // The object of a member operator is argument 0. Assignment
         // operators are modelled as assignments, not escapes.
         FirstArg = 1;
-        if (!Op->isAssignmentOp() && !Method->isConst() &&
-            Op->getOperator() != OO_Call)
+        if (!Op->isAssignmentOp() && Op->getOperator() != OO_Call &&
+            callMayWriteObject(Facts, Method))
           escape(rootVariable(Call->getArg(0), nullptr));
       }
     }
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
       const CXXMethodDecl *Method = Member->getMethodDecl();
-      if (Method && !Method->isConst() && !Method->isStatic())
+      if (Method && callMayWriteObject(Facts, Method))
         escape(rootVariable(Member->getImplicitObjectArgument(), nullptr));
     }
     for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
@@ -197,6 +243,7 @@ private:
     if (Var)
       EscapedVars.insert(Var);
   }
+  FactQueries *Facts;
   llvm::SmallPtrSet<const ImplicitCastExpr *, 16> InPlaceDecays;
 };
 
@@ -207,7 +254,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
-  BodyScanner Scanner;
+  BodyScanner Scanner(Mgr);
   Scanner.TraverseStmt(const_cast<Stmt *>(Body));
   VarIndex = decltype(VarIndex)(FD->getNumParams() + Scanner.Locals.size());
   for (const ParmVarDecl *Param : FD->parameters()) {
@@ -215,7 +262,10 @@ void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
     Vars.push_back(Param);
   }
   for (const VarDecl *Local : Scanner.Locals) {
-    if (Local->hasAttr<CUDASharedAttr>() || VarIndex.contains(Local))
+    // A memory reference is read as the memory it names, like a
+    // __shared__ variable: no slot.
+    if (Local->hasAttr<CUDASharedAttr>() || VarIndex.contains(Local) ||
+        isMemoryReference(Local))
       continue;
     VarIndex[Local] = Vars.size();
     Vars.push_back(Local);
@@ -332,7 +382,8 @@ void FunctionDivergence::Impl::collectDefs(
           Defs.push_back(*Slot);
     }
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
-      AddRoot(Member->getImplicitObjectArgument());
+      if (callMayWriteObject(Mgr, Member->getMethodDecl()))
+        AddRoot(Member->getImplicitObjectArgument());
   }
 }
 

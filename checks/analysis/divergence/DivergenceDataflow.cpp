@@ -258,8 +258,23 @@ void FunctionDivergence::Impl::transfer(const Stmt *S) {
 
 void FunctionDivergence::Impl::declare(const VarDecl *Var) {
   auto Slot = slotOf(Var);
-  if (!Slot)
+  if (!Slot) {
+    if (isMemoryReference(Var)) {
+      // Flow-insensitive, like an escaped local: when the address narrows
+      // (a loop around the declaration), every block that read it runs
+      // again.
+      Uniformity Address = addressOf(Var->getInit());
+      auto [It, New] = MemoryReferenceAddress.try_emplace(Var, Address);
+      if (!New) {
+        Uniformity Joined = Uniformity::join(It->second, Address);
+        if (!Joined.sameAs(It->second)) {
+          It->second = Joined;
+          EscapedChanged = true;
+        }
+      }
+    }
     return;
+  }
   Uniformity V;
   if (Var->isConstexpr() && !Var->getType()->isReferenceType()) {
     // A compile-time constant: the same in every thread of every instance,
@@ -322,7 +337,9 @@ void FunctionDivergence::Impl::assign(const Expr *LHS, const Uniformity &V) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     auto Slot = Var ? slotOf(Var) : std::nullopt;
     if (!Slot) {
-      if (Var && Var->getType()->isReferenceType())
+      if (Var && isMemoryReference(Var))
+        storeThrough(LHS, V);
+      else if (Var && Var->getType()->isReferenceType())
         IndirectStores.join(V);
       return;
     }
@@ -398,6 +415,9 @@ Uniformity FunctionDivergence::Impl::readVariable(const VarDecl *Var,
   auto Capture = CaptureSymbol.find(Var);
   if (Capture != CaptureSymbol.end())
     return Uniformity::symbol(Capture->second);
+  if (auto Memory = MemoryReferenceAddress.find(Var);
+      Memory != MemoryReferenceAddress.end())
+    return loadThrough(Memory->second, Var->getType().getNonReferenceType());
   if (Var->hasLocalStorage())
     return Uniformity();
   if (Var->hasAttr<CUDASharedAttr>())

@@ -55,6 +55,130 @@ bool isRowOffset(const Expr *E) {
   return false;
 }
 
+namespace {
+
+/// The row part of an index as a sum of terms `coefficient * threadIdx.D`
+/// (D = y or z), each coefficient a product of a constant and blockDim
+/// components: `16 * threadIdx.y`, `4 * (threadIdx.y + 4 * threadIdx.z)`.
+struct RowCoefficient {
+  uint64_t Constant = 1;
+  unsigned BlockDimX = 0, BlockDimY = 0;
+};
+struct RowTerms {
+  std::optional<RowCoefficient> Y, Z;
+  /// No thread index: a coefficient alone.
+  bool isCoefficient() const { return !Y && !Z; }
+  RowCoefficient Alone;
+};
+
+std::optional<RowTerms> rowTerms(const Expr *E, const ASTContext &Ctx,
+                                 unsigned Depth = 0) {
+  E = E->IgnoreParenImpCasts();
+  if (Depth > 8)
+    return std::nullopt;
+  RowTerms T;
+  if (std::optional<llvm::APSInt> C = constantInt(E, Ctx)) {
+    if (C->isNegative() || C->getActiveBits() > 20)
+      return std::nullopt;
+    T.Alone.Constant = C->getZExtValue();
+    return T;
+  }
+  if (std::optional<BuiltinIndexRead> Read = asBuiltinIndexRead(E)) {
+    if (Read->Var == BuiltinIndexRead::ThreadIdx && Read->Component == 'y')
+      T.Y = RowCoefficient();
+    else if (Read->Var == BuiltinIndexRead::ThreadIdx &&
+             Read->Component == 'z')
+      T.Z = RowCoefficient();
+    else if (Read->Var == BuiltinIndexRead::BlockDim &&
+             Read->Component == 'x')
+      T.Alone.BlockDimX = 1;
+    else if (Read->Var == BuiltinIndexRead::BlockDim &&
+             Read->Component == 'y')
+      T.Alone.BlockDimY = 1;
+    else
+      return std::nullopt;
+    return T;
+  }
+  const auto *Binary = dyn_cast<BinaryOperator>(E);
+  if (!Binary || (Binary->getOpcode() != BO_Add &&
+                  Binary->getOpcode() != BO_Mul))
+    return std::nullopt;
+  std::optional<RowTerms> L = rowTerms(Binary->getLHS(), Ctx, Depth + 1);
+  std::optional<RowTerms> R = rowTerms(Binary->getRHS(), Ctx, Depth + 1);
+  if (!L || !R)
+    return std::nullopt;
+  if (Binary->getOpcode() == BO_Add) {
+    // Only sums of index terms; a constant or blockDim added is no row.
+    if (L->isCoefficient() || R->isCoefficient() || (L->Y && R->Y) ||
+        (L->Z && R->Z))
+      return std::nullopt;
+    RowTerms Sum;
+    Sum.Y = L->Y ? L->Y : R->Y;
+    Sum.Z = L->Z ? L->Z : R->Z;
+    return Sum;
+  }
+  if (!L->isCoefficient() && !R->isCoefficient())
+    return std::nullopt;
+  const RowTerms &Factor = L->isCoefficient() ? *L : *R;
+  RowTerms Product = L->isCoefficient() ? *R : *L;
+  auto Scale = [&](RowCoefficient &C) {
+    C.Constant *= Factor.Alone.Constant;
+    C.BlockDimX += Factor.Alone.BlockDimX;
+    C.BlockDimY += Factor.Alone.BlockDimY;
+  };
+  if (Product.isCoefficient()) {
+    Scale(Product.Alone);
+    if (Product.Alone.Constant > (static_cast<uint64_t>(1) << 20))
+      return std::nullopt;
+    return Product;
+  }
+  if (Product.Y)
+    Scale(*Product.Y);
+  if (Product.Z)
+    Scale(*Product.Z);
+  return Product;
+}
+
+/// \p C equals blockDim.x (\p Planes false) or blockDim.x * blockDim.y
+/// (true), symbolically or through the extents every launch gives.
+bool isRowWidth(const RowCoefficient &C, bool Planes,
+                const std::array<BlockExtentFact, 3> &Extents) {
+  const unsigned WantY = Planes ? 1 : 0;
+  if (C.Constant == 1 && C.BlockDimX == 1 && C.BlockDimY == WantY)
+    return true;
+  const std::optional<uint64_t> &X = Extents[0].Exact;
+  const std::optional<uint64_t> &Y = Extents[1].Exact;
+  if (!X || C.BlockDimX > 1 || C.BlockDimY > 1)
+    return false;
+  // blockDim.y enters only through a plane's width or a coefficient.
+  uint64_t Height = 1;
+  if (Planes || C.BlockDimY) {
+    if (!Y)
+      return false;
+    Height = *Y;
+  }
+  uint64_t Value =
+      C.Constant * (C.BlockDimX ? *X : 1) * (C.BlockDimY ? Height : 1);
+  return Value == *X * (Planes ? Height : 1);
+}
+
+} // namespace
+
+bool isRowOffset(const Expr *E, const std::array<BlockExtentFact, 3> &Extents,
+                 const ASTContext &Ctx) {
+  if (isRowOffset(E))
+    return true;
+  std::optional<RowTerms> Terms = rowTerms(E, Ctx);
+  if (!Terms || Terms->isCoefficient())
+    return false;
+  // threadIdx.z's term needs the plane width; without threadIdx.y in the
+  // sum it is a row only in blocks one row high.
+  if (Terms->Z && !Terms->Y)
+    return false;
+  return (!Terms->Y || isRowWidth(*Terms->Y, false, Extents)) &&
+         (!Terms->Z || isRowWidth(*Terms->Z, true, Extents));
+}
+
 std::optional<llvm::APSInt> constantInt(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || E->isTypeDependent() ||
       !E->getType()->isIntegralOrEnumerationType())
@@ -186,6 +310,9 @@ Uniformity FunctionDivergence::Impl::addressOf(const Expr *LValue) {
       return readVariable(Var, E).setPointsToLocal(true);
     if (Var->hasAttr<CUDASharedAttr>())
       return Uniformity::at(Level::block(), {OriginKind::SharedMemory, E});
+    if (auto Memory = MemoryReferenceAddress.find(Var);
+        Memory != MemoryReferenceAddress.end())
+      return Memory->second;
     return Uniformity();
   }
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
@@ -549,10 +676,28 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
       Offset = &L;
       OffsetExpr = LHS;
     }
+    if (!Lane && Op == BO_Sub && L.isScaledLaneLinear() &&
+        R.isScaledLaneLinear() && L.laneScaleLog2() == R.laneScaleLog2() &&
+        R.laneSpanLog2() <= L.laneSpanLog2() &&
+        R.laneSpanLog2() <= Level::MaxTileLog2) {
+      // (2^s lane + U) - (2^s (lane mod 2^k) + V): the lane rounded down to
+      // a multiple of 2^k, the same in every aligned tile of 2^k threads
+      // (`tid - lane_id`, the first thread of the warp).
+      const unsigned K = R.laneSpanLog2();
+      Level Shared = std::min({Level::tileLog2(K), L.laneOffsetLevel(),
+                               R.laneOffsetLevel()});
+      Uniformity Base = Uniformity::at(Shared, L.origin());
+      Base.addSymbols(L.symbols() | R.symbols());
+      Base.setKnownAlignLog2(std::min({L.laneScaleLog2() + K,
+                                       L.laneOffsetAlignLog2(),
+                                       R.laneOffsetAlignLog2()}));
+      return Base;
+    }
     if (Lane) {
       // threadIdx.x + the row part of the index is the linear index itself,
       // whatever threadIdx.x's own period.
-      if (isRowOffset(OffsetExpr) && Lane->laneScaleLog2() == 0)
+      if (isRowOffset(OffsetExpr, Extents, Ctx) &&
+          Lane->laneScaleLog2() == 0)
         Result.setLaneLinear(Lane->laneOffsetLevel(),
                              Lane->laneOffsetAlignLog2());
       else
@@ -626,6 +771,26 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
   case BO_Rem:
   case BO_And: {
     Result.setKnownAlignLog2(0);
+    if (Op == BO_And && RConst && L.isScaledLaneLinear()) {
+      // (2^s lane + U) & ~(2^k - 1) with s <= k and U a multiple of 2^k:
+      // U + 2^s (lane rounded down to a multiple of 2^(k - s)), the same in
+      // every aligned tile of 2^(k - s) threads (`tid & ~31`).
+      llvm::APInt Low = ~*RConst;
+      if (!Low.isZero() && !Low.isAllOnes() && (Low + 1).isPowerOf2()) {
+        const unsigned K = (Low + 1).logBase2();
+        if (K >= L.laneScaleLog2() && K <= L.laneOffsetAlignLog2() &&
+            K - L.laneScaleLog2() <= L.laneSpanLog2()) {
+          const unsigned Tile = std::min<unsigned>(K - L.laneScaleLog2(),
+                                                   Level::MaxTileLog2);
+          Uniformity Base = Uniformity::at(
+              std::min(Level::tileLog2(Tile), L.laneOffsetLevel()),
+              L.origin());
+          Base.addSymbols(L.symbols() | R.symbols());
+          Base.setKnownAlignLog2(K);
+          return Base;
+        }
+      }
+    }
     if (!RConst || !L.isLaneLinear() || RConst->isNegative())
       return Result;
     uint64_t Value = RConst->getZExtValue();
@@ -729,7 +894,7 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
       }
     }
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
-    if (Object && Method && !Method->isConst() && !Method->isStatic())
+    if (Object && Method && callMayWriteObject(Mgr, Method))
       if (const VarDecl *Root = rootVariable(Object, nullptr))
         if (auto Slot = slotOf(Root)) {
           if (Escaped.test(*Slot))
@@ -795,13 +960,22 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
         Uniformity Value =
             Arg(Model->ValueArg) ? valueOf(Arg(Model->ValueArg))
                                  : Uniformity();
+        ValueOrigin Origin{OriginKind::Intrinsic, Call};
+        Uniformity Source;
+        if (Model->Rule == ResultRule::ShuffleIndexed && Arg(Model->SourceArg))
+          Source = valueOf(Arg(Model->SourceArg));
+        // A broadcast (one source lane for the segment) is uniform over the
+        // segment whatever value a caller passes: a value that is an input
+        // of this function must not make it as divergent as the caller's
+        // argument (a warp-cooperative routine broadcasting the key of the
+        // lane a ballot picked). Only a value known here to be wider keeps
+        // its own level.
+        if (Model->Rule == ResultRule::ShuffleIndexed &&
+            Source.level() >= Within && Value.symbols() != 0)
+          return Uniformity::at(Within, Origin).addSymbols(Source.symbols());
         if (Value.level() >= Within)
           return Value.clearLaneLinear().setKnownAlignLog2(0);
-        ValueOrigin Origin{OriginKind::Intrinsic, Call};
         if (Model->Rule == ResultRule::ShuffleIndexed) {
-          Uniformity Source = Arg(Model->SourceArg)
-                                  ? valueOf(Arg(Model->SourceArg))
-                                  : Uniformity();
           if (Source.level() >= Within)
             return Uniformity::at(Within, Origin)
                 .addSymbols(Value.symbols() | Source.symbols());

@@ -65,8 +65,28 @@ const VarDecl *rootVariable(const Expr *E,
 const VarDecl *addressedVariable(const Expr *E);
 /// A reference or pointer to non-const. (DivergenceBodyScan.cpp)
 bool isWritableIndirection(QualType T);
+/// A local reference bound to memory rather than to a local: its
+/// initializer is an element or field reached through a pointer
+/// (`int &count = scalars[1]`, `T &f = p->f`, `*p`) or names a variable
+/// that is not local (a `__shared__` or global one). Every read through
+/// it is a load of that memory, which other threads see, so it holds no
+/// per-thread value of its own: a store by one thread does not make it
+/// that thread's value for the others (vllm persistent_topk's
+/// `int &shared_threshold_bin = medium_scalars[1]`, read by the whole block
+/// after a barrier). (DivergenceBodyScan.cpp)
+bool isMemoryReference(const VarDecl *Var);
+/// A call of \p Method may change its object: asked of \p Facts
+/// (divergence/ObjectWrites.h), or, without it, any non-const member may.
+/// (DivergenceBodyScan.cpp)
+bool callMayWriteObject(FactQueries *Facts, const CXXMethodDecl *Method);
 /// The row part of the linear thread index. (DivergenceExpressions.cpp)
 bool isRowOffset(const Expr *E);
+/// The same, also with constant row widths equal to the extents every
+/// launch gives (`threadIdx.x + 16 * threadIdx.y` in blocks 16 wide,
+/// `threadIdx.x + 4 * (threadIdx.y + 4 * threadIdx.z)` in 4 x 4 x n).
+/// (DivergenceExpressions.cpp)
+bool isRowOffset(const Expr *E, const std::array<BlockExtentFact, 3> &Extents,
+                 const ASTContext &Ctx);
 /// An integer constant expression's value. (DivergenceExpressions.cpp)
 std::optional<llvm::APSInt> constantInt(const Expr *E, const ASTContext &Ctx);
 /// log2 of the largest power of two dividing \p V (63 for 0).
@@ -209,6 +229,9 @@ struct FunctionDivergence::Impl {
   bool EscapedChanged = false;
   Uniformity ReturnValue;
   Uniformity IndirectStores;
+  /// The address each memory reference (isMemoryReference) is bound to,
+  /// joined over the visits of its declaration.
+  llvm::DenseMap<const VarDecl *, Uniformity> MemoryReferenceAddress;
   struct CachedValue {
     Uniformity U;
     unsigned Visit = 0;

@@ -134,10 +134,15 @@ SharedAccesses::SharedAccesses(const FunctionDecl *Function,
 
 bool SharedAccesses::readsWrittenByOthers(const Stmt *Exit,
                                           const Stmt *Barrier) const {
+  return readsWrittenByOthers(Exit ? Exit->getEndLoc() : FunctionBegin,
+                              Barrier);
+}
+
+bool SharedAccesses::readsWrittenByOthers(SourceLocation From,
+                                          const Stmt *Barrier) const {
   if (!Barrier || Accesses.empty())
     return false;
   const SourceManager &SM = Context.getSourceManager();
-  SourceLocation From = Exit ? Exit->getEndLoc() : FunctionBegin;
   SourceLocation BarrierLoc = Barrier->getBeginLoc();
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Access *, 2>>
       Written;

@@ -52,6 +52,9 @@ public:
   /// \p Barrier and a different element of the same variable is read after
   /// \p Barrier (see the file comment).
   bool readsWrittenByOthers(const Stmt *Exit, const Stmt *Barrier) const;
+  /// The same, for writes after \p From: the start of the branch or loop
+  /// that the threads which leave skip (divergence/ExitedThreads.h).
+  bool readsWrittenByOthers(SourceLocation From, const Stmt *Barrier) const;
 
 private:
   struct Access {

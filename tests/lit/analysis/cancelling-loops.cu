@@ -22,6 +22,9 @@ __global__ void stridedTail(int n, float *out) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (loop trip count) [cuda-divergent-barrier]
     out[t] = 0;
   }
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 // The shared term changes inside the loop: no longer the same on both sides.
@@ -32,6 +35,9 @@ __global__ void termReassigned(int n, float *out) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (loop trip count) [cuda-divergent-barrier]
     tid = (int)out[t];
   }
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 // The remaining addends are themselves thread-dependent.
@@ -42,4 +48,7 @@ __global__ void varyingLength(const int *len, float *out) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (loop trip count) [cuda-divergent-barrier]
     out[t] = 0;
   }
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }

@@ -9,12 +9,18 @@ __global__ void barrierAfterUniformAnd(int n) {
   if (n > 1 && threadIdx.x < 16)
     __syncthreads();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 __global__ void barrierAfterConstantOr() {
   if (false || threadIdx.x < 16)
     __syncthreads();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 __global__ void barrierInWhileAnd(int n) {
@@ -23,12 +29,18 @@ __global__ void barrierInWhileAnd(int n) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (loop trip count) [cuda-divergent-barrier]
     --n;
   }
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 __global__ void barrierUnderNestedOr(int n) {
   if (n > 1 && (n < 5 || threadIdx.x < 16))
     __syncthreads();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 __global__ void shuffleAfterUniformAnd(int n, unsigned *p) {

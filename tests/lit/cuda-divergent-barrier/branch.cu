@@ -60,6 +60,9 @@ __global__ void countUnderBranch(const int *flags, int *out) {
     // CHECK-NOTES: :[[@LINE-5]]:7: note: 'v' depends on 'threadIdx.x'
     out[blockIdx.x] = c;
   }
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 __global__ void andOrUnderBranch(const int *flags, int *out) {
@@ -87,6 +90,9 @@ __global__ void nestedUniformInsideDivergent(float *out, int n) {
     }
   }
   out[threadIdx.x] = n;
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 // Short-circuit operators branch too: the right operand of && runs only
@@ -115,6 +121,9 @@ __global__ void syncDivergentFlag(int *out) {
     // CHECK-NOTES: :[[@LINE-9]]:7: note: 'phase' is assigned under a condition that is not uniform across the block
   }
   out[threadIdx.x] = phase;
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 // A flag in global memory that other blocks set while this one runs, read
@@ -128,6 +137,9 @@ __global__ void volatileGlobalFlag(volatile int *abort, float *out) {
     // CHECK-NOTES: :[[@LINE-4]]:7: note: this condition is not uniform across the block
     // CHECK-NOTES: :[[@LINE-6]]:7: note: 'seen' depends on a volatile load
   }
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 // Not a barrier: work for thread 0 only, with the barrier after the branch.

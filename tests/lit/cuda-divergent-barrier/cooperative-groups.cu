@@ -15,6 +15,9 @@ __global__ void blockSyncUnderBranch(float *data, int n) {
     // CHECK-NOTES: :[[@LINE-4]]:7: note: this condition is not uniform across the block
     // CHECK-NOTES: :[[@LINE-6]]:12: note: 'rank' depends on 'block.thread_rank()'
   }
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 __global__ void freeSyncUnderBranch(float *data) {
@@ -24,6 +27,9 @@ __global__ void freeSyncUnderBranch(float *data) {
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'cooperative_groups::sync(thread_block)' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition is not uniform across the block
   data[threadIdx.x] = 0;
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 __global__ void temporaryHandleSync(float *data) {
@@ -31,6 +37,9 @@ __global__ void temporaryHandleSync(float *data) {
     cg::this_thread_block().sync();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'thread_block::sync()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition is not uniform across the block
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 // grid.sync() needs every thread of the grid: a branch on blockIdx splits

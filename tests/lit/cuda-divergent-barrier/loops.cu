@@ -30,6 +30,9 @@ __global__ void perThreadWhile(const int *work, int *out) {
     // CHECK-NOTES: :[[@LINE-8]]:7: note: 'v' depends on 'threadIdx.x'
   }
   out[threadIdx.x] = steps;
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 // A do-while runs once for everybody, then as often as each thread's
@@ -59,6 +62,9 @@ __global__ void blockStrideOverFixedSize(float *data) {
     // CHECK-NOTES: :[[@LINE-4]]:29: note: this condition is not uniform across the block
     // CHECK-NOTES: :[[@LINE-5]]:12: note: 'j' depends on 'threadIdx.x'
   }
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 // The persistent-kernel bug: each thread grabs its own work item.

@@ -14,6 +14,9 @@ __global__ void rowBranch(float *out) {
     // CHECK-NOTES: :[[@LINE-6]]:7: note: 'ty' depends on 'threadIdx.y'
   }
   out[ty * 32 + threadIdx.x] = s[threadIdx.x][ty];
+  // Every thread meets this barrier: the ones that skipped the branch do not
+  // leave the kernel (divergence/ExitedThreads.h), so the finding is definite.
+  __syncthreads();
 }
 
 __global__ void blockRowsLoop(float *out, int rows) {

@@ -59,8 +59,20 @@ __device__ void guardedSync(int n) {
   // CHECK-MESSAGES-POTENTIAL: :[[@LINE-2]]:3: warning: '__syncthreads()' is reached under control flow that diverges within the block (early exit) [cuda-divergent-barrier]
 }
 
-// A branch, not an exit: the skipping threads are alive and wait elsewhere
-// or run past. Definite in both tiers.
+// A branch the skipping threads run past to the end of the kernel, with no
+// barrier after it: they leave as threads that return do, and nothing they
+// should have written is read. Potential (leaving-threads.cu has the rest).
+__global__ void branchThenLeave(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    __syncthreads();
+    // CHECK-MESSAGES-POTENTIAL: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch); potential: the threads that skip it leave the kernel with no other barrier and count as arrived, so this is a bug only if a surviving thread reads what an exited one should have written, which the tool does not see here [cuda-divergent-barrier]
+    out[i] = 1.0f;
+  }
+}
+
+// A branch, not an exit: the skipping threads are alive and wait at the
+// next barrier. Definite in both tiers.
 __global__ void branchNotExit(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -69,6 +81,7 @@ __global__ void branchNotExit(float *out, int n) {
     // CHECK-MESSAGES-POTENTIAL: :[[@LINE-2]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
     out[i] = 1.0f;
   }
+  __syncthreads();
 }
 
 // One extern __shared__ buffer carved into parts through local pointers

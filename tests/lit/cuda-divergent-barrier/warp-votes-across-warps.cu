@@ -45,6 +45,10 @@ __global__ void scanBackByThread(const float *mask, int *kvMax, int tiles) {
     if (!allMasked)
       break;
   }
+  // The warps that left the loop early wait here while the others still
+  // wait in it (without this barrier they would leave the kernel, a
+  // potential finding: leaving-threads.cu).
+  __syncthreads();
   if (tid == 0)
     kvMax[blockIdx.x] = last;
 }

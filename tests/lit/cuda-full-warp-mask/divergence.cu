@@ -73,6 +73,10 @@ __global__ void gridStride(int *data, int n) {
   // CHECK-NOTES: :[[@LINE-1]]:26: warning: '__any_sync' is called with a full warp mask under control flow that diverges within the warp (loop trip count): lanes that left the loop are named in the mask [cuda-full-warp-mask]
   // CHECK-NOTES: :[[@LINE-4]]:55: note: this condition is not uniform across the warp
   // CHECK-NOTES: :[[@LINE-5]]:12: note: 'i' depends on 'threadIdx.x'
+  // Every thread meets this barrier: the lanes that skipped the branch do
+  // not leave the kernel (divergence/ExitedThreads.h), so the finding is
+  // definite.
+  __syncthreads();
 }
 
 // A switch on the lane.
@@ -98,6 +102,10 @@ __global__ void dataDependent(const int *keys, unsigned *out) {
   // CHECK-NOTES: :[[@LINE-1]]:41: warning: '__match_any_sync' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition is not uniform across the warp
   // CHECK-NOTES: :[[@LINE-5]]:7: note: 'key' depends on 'threadIdx.x'
+  // Every thread meets this barrier: the lanes that skipped the branch do
+  // not leave the kernel (divergence/ExitedThreads.h), so the finding is
+  // definite.
+  __syncthreads();
 }
 
 // A device function with a full mask, called under a lane-divergent branch:
@@ -157,6 +165,10 @@ __global__ void lambdaCall(unsigned *out) {
   // CHECK-NOTES: :[[@LINE-1]]:14: warning: call to 'total' reaches '__reduce_add_sync' with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition is not uniform across the warp
   // CHECK-NOTES: :[[@LINE-5]]:58: note: '__reduce_add_sync' is called here with a full warp mask
+  // Every thread meets this barrier: the lanes that skipped the branch do
+  // not leave the kernel (divergence/ExitedThreads.h), so the finding is
+  // definite.
+  __syncthreads();
 }
 
 // A template: reported once, at the pattern, for the instantiation that

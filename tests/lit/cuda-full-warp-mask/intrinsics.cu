@@ -49,6 +49,10 @@ __global__ void underLaneBranch(double *out, float f, double d, long long ll) {
     // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: '__syncwarp' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
   }
   out[threadIdx.x] = x + p;
+  // Every thread meets this barrier: the lanes that skipped the branch do
+  // not leave the kernel (divergence/ExitedThreads.h), so the finding is
+  // definite.
+  __syncthreads();
 }
 
 __global__ void convergent(double *out, float f, double d, long long ll) {

@@ -35,4 +35,8 @@ __global__ void laneBranch(unsigned *out) {
   // CHECK-MESSAGES-DIVERGENT-ONLY: :[[@LINE-2]]:16: warning: '__syncwarp' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
   // CHECK-MESSAGES-ROWS: :[[@LINE-3]]:16: warning: '__syncwarp' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
   // CHECK-MESSAGES-POTENTIAL: :[[@LINE-4]]:16: warning: '__syncwarp' is called with a full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
+  // Every thread meets this barrier: the lanes that skipped the branch do
+  // not leave the kernel (divergence/ExitedThreads.h), so the finding is
+  // definite.
+  __syncthreads();
 }

@@ -61,6 +61,10 @@ __global__ void defaultMaskIsFull(int *out) {
     __syncwarp();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncwarp' is called with its default full warp mask under control flow that diverges within the warp (branch): lanes that skipped this branch are named in the mask [cuda-full-warp-mask]
   out[threadIdx.x] = lane;
+  // Every thread meets this barrier: the lanes that skipped the branch do
+  // not leave the kernel (divergence/ExitedThreads.h), so the finding is
+  // definite.
+  __syncthreads();
 }
 
 __global__ void groupsOfEight(int *out) {

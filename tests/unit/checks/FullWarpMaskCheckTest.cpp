@@ -88,6 +88,7 @@ __device__ unsigned votes(bool p) { return __ballot_sync(0xffffffff, p); }
 __global__ void k(unsigned *out) {
   if (threadIdx.x % 32 == 0)
     out[0] = __ballot_sync(0xffffffff, out[1] != 0);
+  __syncwarp(); // the lanes that skipped stay in the kernel: definite
 }
 )cu",
                            Check);
@@ -199,6 +200,7 @@ __global__ void k(int *o) {
     o[threadIdx.x] = 1;
     __syncwarp();
   }
+  o[threadIdx.x] += __shfl_sync(0xffffffff, 1, 0); // the others stay
 }
 )cu",
                            Check);
@@ -262,6 +264,7 @@ __device__ unsigned vote(bool p) { return __ballot_sync(0xffffffff, p); }
 __global__ void k(unsigned *o) {
   if (threadIdx.x & 1)
     o[threadIdx.x] = vote(true);
+  __syncwarp(); // the lanes that skipped stay in the kernel: definite
 }
 )cu",
                            Check);

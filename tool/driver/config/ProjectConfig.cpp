@@ -96,6 +96,16 @@ llvm::Expected<ProjectConfig> parseProjectConfig(llvm::StringRef Text,
       (Key == "barrier-functions"   ? Config.BarrierFunctions
        : Key == "uniform-functions" ? Config.UniformFunctions
                                     : Config.Exclude) = std::move(*Values);
+    } else if (Key == "platforms") {
+      auto Values = readStrings(Path, Value, Key);
+      if (!Values)
+        return Values.takeError();
+      for (size_t I = 0; I < Values->size(); ++I)
+        if ((*Values)[I] != "cuda" && (*Values)[I] != "hip")
+          return errorAt(Path, Value[I].Mark(),
+                         "'platforms' lists 'cuda' and/or 'hip', not '" +
+                             (*Values)[I] + "'");
+      Config.Platforms = std::move(*Values);
     } else if (Key == "checks") {
       if (Value.IsSequence()) {
         auto Globs = readStrings(Path, Value, Key);
@@ -117,7 +127,8 @@ llvm::Expected<ProjectConfig> parseProjectConfig(llvm::StringRef Text,
       return errorAt(Path, Entry.first.Mark(),
                      "unknown key '" + Key +
                          "' (known: launch, barrier-functions, "
-                         "uniform-functions, exclude, baseline, checks)");
+                         "uniform-functions, platforms, exclude, baseline, "
+                         "checks)");
     }
   }
   for (const std::string &Glob : Config.Exclude)
@@ -140,6 +151,9 @@ ClangTidyOptions::OptionMap ProjectConfig::checkOptions() const {
   if (!UniformFunctions.empty())
     Options[UniformFunctionsOption] =
         ClangTidyOptions::ClangTidyValue(llvm::join(UniformFunctions, ";"));
+  if (!Platforms.empty())
+    Options[PlatformsOption] =
+        ClangTidyOptions::ClangTidyValue(llvm::join(Platforms, ","));
   return Options;
 }
 

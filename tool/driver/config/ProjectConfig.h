@@ -10,6 +10,8 @@
 #ifndef CUDA_TIDY_TOOL_DRIVER_PROJECTCONFIG_H
 #define CUDA_TIDY_TOOL_DRIVER_PROJECTCONFIG_H
 
+#include "checks/ProjectOptions.h"
+
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -24,6 +26,9 @@ struct ProjectConfig {
   std::optional<bool> BlockDimXMultipleOf32;
   std::vector<std::string> BarrierFunctions; ///< Act like __syncthreads().
   std::vector<std::string> UniformFunctions; ///< Return grid-uniform values.
+  /// platforms: "cuda", "hip" or both; empty: detected per file
+  /// (checks/ProjectOptions.h PlatformsOption).
+  std::vector<std::string> Platforms;
   std::vector<std::string> Exclude;          ///< Globs of paths to skip.
   std::string Baseline;                      ///< Relative to the file.
   /// checks: cuda-tidy's own check globs ("cuda-*,-cuda-group-by-value", or
@@ -33,20 +38,13 @@ struct ProjectConfig {
   std::optional<std::string> Checks;
 
   /// The settings the checks read, as clang-tidy global CheckOptions (keys
-  /// without a check prefix, so every check and the plugin can read them).
+  /// without a check prefix, so every check and the plugin can read them;
+  /// checks/ProjectOptions.h).
   ClangTidyOptions::OptionMap checkOptions() const;
   /// True when \p Path (absolute) matches an exclude glob, relative to the
   /// folder holding the config file.
   bool isExcluded(llvm::StringRef Path) const;
 };
-
-/// The global CheckOptions keys the analysis reads.
-inline constexpr llvm::StringLiteral BlockDimXMultipleOf32Option =
-    "CudaAssumeBlockDimXMultipleOf32";
-inline constexpr llvm::StringLiteral BarrierFunctionsOption =
-    "CudaBarrierFunctions";
-inline constexpr llvm::StringLiteral UniformFunctionsOption =
-    "CudaUniformFunctions";
 
 /// Parses \p Text (the contents of \p Path).
 llvm::Expected<ProjectConfig> parseProjectConfig(llvm::StringRef Text,

@@ -1,7 +1,7 @@
 //===--- TidyRunner.cpp - clang-tidy on one file, with the caches ---------===//
 
 #include "tool/driver/run/TidyRunner.h"
-#include "checks/GridSyncLaunchCheck.h"
+#include "checks/UserFiles.h"
 #include "checks/analysis/core/CompileErrors.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"

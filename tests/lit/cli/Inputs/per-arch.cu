@@ -6,10 +6,11 @@ __global__ void hopperOnly(float *Out) {
 #endif
     __syncthreads();
   Out[threadIdx.x] = 1.0f;
+  __syncthreads();
 }
-
 __global__ void everyArch(float *Out) {
   if (threadIdx.x < 16)
     __syncthreads();
   Out[threadIdx.x] = 2.0f;
+  __syncthreads();
 }

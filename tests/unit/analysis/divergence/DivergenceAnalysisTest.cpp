@@ -309,6 +309,79 @@ __global__ void k() {
   EXPECT_EQ(S.probe("k", 10).scope(), Scope::Thread);
 }
 
+TEST(DivergenceAnalysis, WarpBaseArithmetic) {
+  Snippet S(R"cu(
+__global__ void k(int n) {
+  unsigned tid = threadIdx.x + blockIdx.x * blockDim.x;
+  unsigned lane = threadIdx.x & 31;
+  probe(tid - lane);               // 0: the warp's first thread
+  probe(threadIdx.x - threadIdx.x % 8); // 1: an 8-lane tile's first
+  probe(tid - (tid & 63));         // 2: lane period wider than a warp
+  probe(tid - 1);                  // 3: per thread
+  probe(lane - (threadIdx.x & 15)); // 4: 16-lane tiles
+  probe((threadIdx.x * 2) - (threadIdx.x & 31)); // 5: other scale
+  probe(threadIdx.x & ~31u);       // 6: offset 0, masked
+  probe(threadIdx.x & ~7);         // 7
+  probe(threadIdx.x & ~0u);        // 8: keeps every bit
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  EXPECT_EQ(S.probe("k", 0).scope(), Scope::Warp);
+  Uniformity Tile8 = S.probe("k", 1);
+  EXPECT_TRUE(Tile8.isUniformWithinTile(8));
+  EXPECT_FALSE(Tile8.isUniformWithinTile(16));
+  EXPECT_EQ(Tile8.knownAlignLog2(), 3u);
+  Uniformity TwoWarps = S.probe("k", 2);
+  EXPECT_TRUE(TwoWarps.isUniformWithinTile(64));
+  EXPECT_EQ(S.probe("k", 3).scope(), Scope::Thread);
+  Uniformity Tile16 = S.probe("k", 4);
+  EXPECT_TRUE(Tile16.isUniformWithinTile(16));
+  EXPECT_FALSE(Tile16.isUniformWithinTile(32));
+  EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 6).scope(), Scope::Warp);
+  EXPECT_EQ(S.probe("k", 6).knownAlignLog2(), 5u);
+  EXPECT_TRUE(S.probe("k", 7).isUniformWithinTile(8));
+  EXPECT_FALSE(S.probe("k", 7).isUniformWithinTile(16));
+  EXPECT_EQ(S.probe("k", 8).scope(), Scope::Thread);
+}
+
+TEST(DivergenceAnalysis, ReferencesBoundToMemoryAreLoads) {
+  Snippet S(R"cu(
+struct Pair { int a; int b; };
+__global__ void k(Pair *p, int *g) {
+  extern __shared__ char smem[];
+  int *scalars = reinterpret_cast<int *>(smem);
+  int &picked = scalars[1];
+  int &mine = scalars[threadIdx.x];
+  int &field = p->b;
+  int &global = g[blockIdx.x];
+  int local = 0;
+  int &alias = local;
+  if (threadIdx.x == 7) {
+    picked = threadIdx.x;
+    field = threadIdx.x;
+    global = threadIdx.x;
+  }
+  if (threadIdx.x % 2)
+    alias = 1;
+  __syncthreads();
+  probe(picked);                   // 0: one cell of the block's memory
+  probe(mine);                     // 1: each thread's own cell
+  probe(field);                    // 2
+  probe(global);                   // 3
+  probe(alias);                    // 4: the thread's own local
+  probe(local);                    // 5
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  EXPECT_EQ(S.probe("k", 0).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 1).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 2).scope(), Scope::Grid);
+  EXPECT_EQ(S.probe("k", 3).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 4).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
+}
+
 TEST(DivergenceAnalysis, MemoryLoads) {
   Snippet S(R"cu(
 __constant__ int table[16];

@@ -5,12 +5,14 @@ __global__ void callsUndeclared(float *out) {
   undeclaredHelper(out);
   if (threadIdx.x < 5)
     __syncthreads();
+  __syncthreads();
 }
 
 template <class T> __global__ void badInstance(T *out) {
   out[threadIdx.x].missingMember = 0;
   if (threadIdx.x < 7)
     __syncthreads();
+  __syncthreads();
 }
 template __global__ void badInstance<int>(int *);
 
@@ -18,4 +20,5 @@ __global__ void compiles(float *out) {
   if (threadIdx.x < 9)
     __syncthreads();
   out[threadIdx.x] = 1.0f;
+  __syncthreads();
 }

@@ -19,4 +19,5 @@ __global__ void kernel(float *out) {
   if (threadIdx.x < BLOCK / 2)
     __syncthreads();
   out[threadIdx.x] = 1.0f;
+  __syncthreads();
 }

@@ -13,8 +13,8 @@ __global__ void halfBarrier(float *x) {
   if (threadIdx.x < 16)
     __syncthreads();
   x[threadIdx.x] = 1;
+  __syncthreads();
 }
-
 #define OLD_LAUNCH cudaLaunchCooperativeKernelMultiDevice
 #if 0
 void old() { cudaLaunchCooperativeKernelMultiDevice(0, 0, 0); }

@@ -11,4 +11,5 @@ __global__ void headerKernel(float *out) {
   if (threadIdx.x < 16)
     __syncthreads();
   out[threadIdx.x] = 0.0f;
+  __syncthreads();
 }

@@ -1,0 +1,323 @@
+//===--- ObjectWrites.cpp - does a member function change its own object? -===//
+
+#include "checks/analysis/divergence/ObjectWrites.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace clang::tidy::cuda::analysis {
+
+namespace {
+
+const Expr *skipNoOps(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParens();
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+    if (!Cast)
+      return E;
+    switch (Cast->getCastKind()) {
+    case CK_NoOp:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_LValueToRValue:
+      E = Cast->getSubExpr();
+      continue;
+    default:
+      return E;
+    }
+  }
+}
+
+bool isThis(const Expr *E) {
+  return isa<CXXThisExpr>(E->IgnoreParenImpCasts());
+}
+
+/// A type through which a callee may write what it is given: a reference
+/// or pointer to non-const, at any level of pointers.
+bool writableIndirection(QualType T) {
+  if (const auto *Ref = T->getAs<ReferenceType>())
+    return !Ref->getPointeeType().isConstQualified();
+  if (const auto *Ptr = T->getAs<PointerType>())
+    return !Ptr->getPointeeType().isConstQualified() ||
+           Ptr->getPointeeType()->isPointerType();
+  return false;
+}
+
+/// \p E, passed or returned as a pointer, points to storage of the object:
+/// `this`, `&field`, an array field decayed to a pointer.
+bool pointsIntoThis(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+      return isStorageOfThis(Cast->getSubExpr());
+    return pointsIntoThis(Cast->getSubExpr());
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return pointsIntoThis(Cast->getSubExpr());
+  if (isa<CXXThisExpr>(E))
+    return true;
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+    if (Unary->getOpcode() == UO_AddrOf)
+      return isStorageOfThis(Unary->getSubExpr());
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E))
+    if (Binary->isAdditiveOp())
+      return pointsIntoThis(Binary->getLHS()) ||
+             pointsIntoThis(Binary->getRHS());
+  if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
+    return pointsIntoThis(Cond->getTrueExpr()) ||
+           pointsIntoThis(Cond->getFalseExpr());
+  return false;
+}
+
+/// What may reach the object through \p Arg bound to a parameter of type
+/// \p Param (or, for a variadic or unknown callee, of the argument's type).
+bool handsOverThis(const Expr *Arg, QualType Param) {
+  if (!writableIndirection(Param))
+    return false;
+  return Param->isReferenceType() ? isStorageOfThis(Arg) || isThis(Arg)
+                                  : pointsIntoThis(Arg);
+}
+
+class Scan : public RecursiveASTVisitor<Scan> {
+public:
+  Scan(const CXXMethodDecl *Method,
+       llvm::function_ref<bool(const CXXMethodDecl *)> Callee)
+      : Method(Method), Callee(Callee) {}
+
+  bool Writes = false;
+
+  bool VisitBinaryOperator(BinaryOperator *Op) {
+    if (Op->isAssignmentOp() && isStorageOfThis(Op->getLHS()))
+      Writes = true;
+    return !Writes;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator *Op) {
+    if (Op->isIncrementDecrementOp() && isStorageOfThis(Op->getSubExpr()))
+      Writes = true;
+    // The address of the object's storage may be written through later.
+    if (Op->getOpcode() == UO_AddrOf && isStorageOfThis(Op->getSubExpr()))
+      Writes = true;
+    return !Writes;
+  }
+
+  bool VisitMemberExpr(MemberExpr *Member) {
+    noteBase(Member->getBase());
+    return true;
+  }
+
+  bool VisitCXXThisExpr(CXXThisExpr *This) {
+    AllThis.push_back(This);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Target = Call->getDirectCallee();
+    unsigned FirstArg = 0;
+    const Expr *Object = nullptr;
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+      Object = Member->getImplicitObjectArgument();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Target);
+          M && !M->isStatic() && Op->getNumArgs() > 0) {
+        Object = Op->getArg(0);
+        FirstArg = 1;
+      }
+    }
+    if (Object) {
+      const auto *M = dyn_cast_or_null<CXXMethodDecl>(Target);
+      // `p->f()` is called on what the pointer points to: on the object
+      // only when the pointer points into it, whatever field holds it.
+      const bool OnThisStorage = Object->getType()->isPointerType()
+                                     ? pointsIntoThis(Object)
+                                     : isStorageOfThis(Object) || isThis(Object);
+      if (OnThisStorage) {
+        noteBase(Object);
+        if (!M || (!M->isConst() && !M->isStatic() && Callee(M)))
+          Writes = true;
+      }
+    }
+    for (unsigned I = FirstArg; I < Call->getNumArgs() && !Writes; ++I) {
+      unsigned P = I - FirstArg;
+      QualType Param = Target && P < Target->getNumParams()
+                           ? Target->getParamDecl(P)->getType()
+                           : Call->getArg(I)->getType();
+      if (handsOverThis(Call->getArg(I), Param))
+        Writes = true;
+    }
+    return !Writes;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    for (unsigned I = 0; I < Construct->getNumArgs() && !Writes; ++I) {
+      QualType Param = Ctor && I < Ctor->getNumParams()
+                           ? Ctor->getParamDecl(I)->getType()
+                           : Construct->getArg(I)->getType();
+      if (!handsOverThis(Construct->getArg(I), Param))
+        continue;
+      // A view made of the object (`SubTensor(*this, ...)`) whose
+      // constructor only binds it to a reference or pointer field: the
+      // construction writes nothing. What the view's own member functions
+      // later store through that field is not followed (a view that writes
+      // back into the object it was made from is rare; see the header).
+      if (Ctor && I < Ctor->getNumParams() &&
+          constructorOnlyBinds(Ctor, Ctor->getParamDecl(I))) {
+        noteBase(Construct->getArg(I));
+        continue;
+      }
+      Writes = true;
+    }
+    return !Writes;
+  }
+
+  bool VisitVarDecl(VarDecl *Var) {
+    // A local reference or pointer bound to the object's storage: what is
+    // later stored through it is not followed.
+    if (const Expr *Init = Var->getInit())
+      if (handsOverThis(Init, Var->getType()))
+        Writes = true;
+    return !Writes;
+  }
+
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (const Expr *Value = Return->getRetValue())
+      if (handsOverThis(Value, Method->getReturnType()))
+        Writes = true;
+    return !Writes;
+  }
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
+    for (const Expr *Output : Asm->outputs())
+      if (isStorageOfThis(Output))
+        Writes = true;
+    return !Writes;
+  }
+
+  /// `this` used other than to reach a field or call a member (stored,
+  /// passed on, copied as `*this`): the object may be written elsewhere.
+  bool thisEscapes() const {
+    return llvm::any_of(AllThis, [&](const CXXThisExpr *This) {
+      return !UsedAsBase.contains(This);
+    });
+  }
+
+private:
+  /// `this` (or `*this`) as the base of a member access or the object of
+  /// a call: what is done there is judged where it is done.
+  void noteBase(const Expr *Base) {
+    Base = Base->IgnoreParenImpCasts();
+    if (const auto *Deref = dyn_cast<UnaryOperator>(Base);
+        Deref && Deref->getOpcode() == UO_Deref)
+      Base = Deref->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *This = dyn_cast<CXXThisExpr>(Base))
+      UsedAsBase.insert(This);
+  }
+
+  /// \p Param of \p Ctor appears only as the initializer of reference or
+  /// pointer fields (`tensor_(t)`, `ptr_(&t)`), nowhere in the body.
+  static bool constructorOnlyBinds(const CXXConstructorDecl *Ctor,
+                                   const ParmVarDecl *Param) {
+    const FunctionDecl *Definition = nullptr;
+    if (!Ctor->hasBody(Definition))
+      return false;
+    const auto *Def = cast<CXXConstructorDecl>(Definition);
+    const ParmVarDecl *P = Def->getParamDecl(Param->getFunctionScopeIndex());
+    class Uses : public RecursiveASTVisitor<Uses> {
+    public:
+      explicit Uses(const ParmVarDecl *P) : P(P) {}
+      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+        Found |= Ref->getDecl() == P;
+        return !Found;
+      }
+      const ParmVarDecl *P;
+      bool Found = false;
+    };
+    for (const CXXCtorInitializer *Init : Def->inits()) {
+      Uses U(P);
+      U.TraverseStmt(Init->getInit());
+      if (!U.Found)
+        continue;
+      const FieldDecl *Field = Init->getMember();
+      if (!Field || !(Field->getType()->isReferenceType() ||
+                      Field->getType()->isPointerType()))
+        return false;
+      const Expr *Value = Init->getInit()->IgnoreImplicit();
+      if (const auto *Addr = dyn_cast<UnaryOperator>(Value);
+          Addr && Addr->getOpcode() == UO_AddrOf)
+        Value = Addr->getSubExpr()->IgnoreImplicit();
+      const auto *Ref = dyn_cast<DeclRefExpr>(Value);
+      if (!Ref || Ref->getDecl() != P)
+        return false;
+    }
+    Uses Body(P);
+    Body.TraverseStmt(Def->getBody());
+    return !Body.Found;
+  }
+
+  const CXXMethodDecl *Method;
+  llvm::function_ref<bool(const CXXMethodDecl *)> Callee;
+  llvm::SmallVector<const CXXThisExpr *, 16> AllThis;
+  llvm::SmallPtrSet<const CXXThisExpr *, 16> UsedAsBase;
+};
+
+} // namespace
+
+bool isStorageOfThis(const Expr *E) {
+  E = skipNoOps(E);
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    // A reference field designates other storage; a static member or a
+    // method is not the object's.
+    if (!Field || Field->getType()->isReferenceType())
+      return false;
+    const Expr *Base = Member->getBase();
+    if (Member->isArrow())
+      return isThis(Base);
+    return isStorageOfThis(Base);
+  }
+  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = Subscript->getBase()->IgnoreParens();
+    if (const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
+        Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
+      return isStorageOfThis(Decay->getSubExpr());
+    return false; // through a pointer: what it points to
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+    if (Unary->getOpcode() == UO_Deref)
+      return isThis(Unary->getSubExpr());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() > 0) {
+      // An element of a field of class type (std::array-like): the element
+      // is the field's storage when the operator returns a reference into
+      // it, which methodMayWriteObject decides for the field's own class.
+      return false;
+    }
+  return false;
+}
+
+bool methodMayWriteObject(
+    const CXXMethodDecl *Method,
+    llvm::function_ref<bool(const CXXMethodDecl *)> Callee) {
+  if (!Method || Method->isStatic())
+    return false;
+  if (Method->isConst() && !Method->getParent()->hasMutableFields())
+    return false;
+  if (Method->isVirtual() || isa<CXXConstructorDecl>(Method) ||
+      isa<CXXDestructorDecl>(Method) ||
+      Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator())
+    return true;
+  const FunctionDecl *Definition = nullptr;
+  if (!Method->hasBody(Definition) || !Definition->getBody())
+    return true;
+  const auto *Def = cast<CXXMethodDecl>(Definition);
+  Scan S(Def, Callee);
+  S.TraverseStmt(Def->getBody());
+  return S.Writes || S.thisEscapes();
+}
+
+} // namespace clang::tidy::cuda::analysis

@@ -1,0 +1,65 @@
+//===--- ObjectWrites.h - does a member function change its own object? ---===//
+//
+// A call of a non-const member function is, to the caller's analysis, a
+// possible write of the object: the object then takes the join of what the
+// call depends on, and a call under a thread-dependent branch makes the
+// object thread-dependent after the branch (sync divergence). Many non-const
+// members change nothing of their object: the accessors of view types
+// (`Tensor::operator[]` returning a view of the data it points to, a
+// `span`-like `operator[]` returning `ptr_[i]`), members that store only
+// through pointers the object holds, members that are non-const by
+// oversight. Treating their calls as writes makes every later read of the
+// object (its sizes, its strides) as divergent as the index of the first
+// access: a whole class of false positives (faiss's `Tensor`, NCCL's
+// session objects).
+//
+// A member function may write its object when its body, or a member
+// function it calls on the same object, does one of:
+//  - assigns (=, op=, ++, --) to storage of the object: a field, an element
+//    of an array field, a field of a field, `*this`;
+//  - calls a non-const member function of a field held by value (or of the
+//    object) that may write its own object;
+//  - hands the object's storage to a call that may write it: `this`, `*this`
+//    or a field (not the value of a pointer field) bound to a non-const
+//    reference or pointer parameter, a constructor, or a call the analysis
+//    cannot see into;
+//  - lets the object's storage escape to the caller: returns a non-const
+//    reference or pointer to a field or to `*this`, or takes the address of
+//    a field (the caller, or a later store through the address, may write);
+//  - is virtual, has no body in this translation unit, or is a
+//    constructor, destructor or assignment operator.
+// What a pointer or reference field points to is not the object: a store
+// through `ptr_[i]` or `ref_.x` leaves the object as it was.
+//
+// Facts only; no diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CHECKS_ANALYSIS_DIVERGENCE_OBJECTWRITES_H
+#define CUDA_TIDY_CHECKS_ANALYSIS_DIVERGENCE_OBJECTWRITES_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace clang {
+class CXXMethodDecl;
+class Expr;
+} // namespace clang
+
+namespace clang::tidy::cuda::analysis {
+
+/// Whether a call of \p Method may change the object it is called on (see
+/// above). \p Callee answers the same question for the member functions
+/// \p Method calls on its own object or its fields (a cache with a
+/// recursion guard: AnalysisManager::mayWriteObject).
+bool methodMayWriteObject(
+    const CXXMethodDecl *Method,
+    llvm::function_ref<bool(const CXXMethodDecl *)> Callee);
+
+/// \p E designates storage of the object `this` points to: `this->f`, `f`,
+/// `arr[i]` of an array field, `a.b` of a field held by value, `*this`;
+/// not what a pointer or reference field points to.
+bool isStorageOfThis(const Expr *E);
+
+} // namespace clang::tidy::cuda::analysis
+
+#endif

@@ -1,0 +1,159 @@
+//===--- ObjectWritesTest.cpp - which member functions change their object ===//
+
+#include "checks/analysis/divergence/ObjectWrites.h"
+#include "tests/unit/ParsedCuda.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace clang::tidy::cuda::analysis {
+namespace {
+
+using namespace clang::ast_matchers;
+
+/// methodMayWriteObject for the method \p Name of class \p Class, with a
+/// memo and recursion guard as the manager keeps them.
+class Writes {
+public:
+  explicit Writes(ParsedCuda &P) : P(P) {}
+  bool operator()(llvm::StringRef Class, llvm::StringRef Name) {
+    auto Nodes = match(
+        cxxMethodDecl(hasName(Name), ofClass(hasName(Class))).bind("m"),
+        P.context());
+    for (const auto &N : Nodes)
+      if (const auto *M = N.getNodeAs<CXXMethodDecl>("m"))
+        if (!M->isDependentContext())
+          return ask(M);
+    ADD_FAILURE() << "no method " << Class.str() << "::" << Name.str();
+    return true;
+  }
+
+private:
+  bool ask(const CXXMethodDecl *M) {
+    M = M->getCanonicalDecl();
+    auto [It, New] = Memo.try_emplace(M, std::nullopt);
+    if (!New)
+      return It->second.value_or(true);
+    bool W = methodMayWriteObject(
+        M, [this](const CXXMethodDecl *C) { return ask(C); });
+    Memo[M] = W;
+    return W;
+  }
+  ParsedCuda &P;
+  llvm::DenseMap<const CXXMethodDecl *, std::optional<bool>> Memo;
+};
+
+TEST(ObjectWrites, AccessorsThatReadOrWriteThroughPointersChangeNothing) {
+  ParsedCuda P(R"cu(
+struct Span {
+  float *p; int n;
+  __device__ float &operator[](int i) { return p[i]; }
+  __device__ float *data() { return p; }
+  __device__ int size() { return n; }
+  __device__ void fill(float v) { for (int i = 0; i < n; ++i) p[i] = v; }
+  __device__ int twice() { return size() * 2; }
+};
+struct Holder {
+  Span s;
+  __device__ float &first() { return s[0]; }
+};
+template <typename T> struct Tensor;
+template <typename T> struct Sub {
+  __device__ Sub(Tensor<T> &t, T *d) : t_(t), d_(d) {}
+  __device__ T &operator[](int i) { return d_[i]; }
+  Tensor<T> &t_; T *d_;
+};
+template <typename T> struct Tensor {
+  T *data_; int size_[2]; int stride_[2];
+  __device__ Sub<T> operator[](int i) { return Sub<T>(*this, data_ + i * stride_[0]); }
+};
+__global__ void use(Span a, Holder h, Tensor<float> t) {
+  a[0] = 1; a.data(); a.size(); a.fill(2); a.twice(); h.first(); t[0][1] = 3;
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  Writes W(P);
+  EXPECT_FALSE(W("Span", "operator[]"));
+  EXPECT_FALSE(W("Span", "data"));
+  EXPECT_FALSE(W("Span", "size"));
+  EXPECT_FALSE(W("Span", "fill"));
+  EXPECT_FALSE(W("Span", "twice"));
+  // A by-value field's accessor that writes nothing of the field.
+  EXPECT_FALSE(W("Holder", "first"));
+  // A view made from *this whose constructor only binds it.
+  EXPECT_FALSE(W("Tensor", "operator[]"));
+}
+
+TEST(ObjectWrites, StoresToTheObjectAndEscapesOfItsStorage) {
+  ParsedCuda P(R"cu(
+__device__ void setRef(int &r, int v) { r = v; }
+__device__ void readRef(const int &r) {}
+struct Box {
+  int n; int a[4]; Box *self; int *p;
+  __device__ void set(int v) { n = v; }
+  __device__ void bump() { ++a[1]; }
+  __device__ void viaThis(int v) { this->n = v; }
+  __device__ void whole(const Box &o) { *this = o; }
+  __device__ int &ref() { return n; }
+  __device__ int *addr() { return &a[0]; }
+  __device__ void handOver(int v) { setRef(n, v); }
+  __device__ void readOnly() { readRef(n); }
+  __device__ void keep() { self = this; }
+  __device__ void pointer(int *q) { p = q; }
+  __device__ void callsSet(int v) { set(v); }
+  __device__ void recursive(int v) { if (v > 0) recursive(v - 1); }
+  __device__ void recursiveWrite(int v) { if (v > 0) recursiveWrite(v - 1); else n = v; }
+  __device__ void asmOut() { asm volatile("mov.u32 %0, 1;" : "=r"(n)); }
+};
+struct Outer {
+  Box b; Box *pb;
+  __device__ void inner(int v) { b.set(v); }
+  __device__ void throughPointer(int v) { pb->set(v); }
+};
+__global__ void use(Box x, Outer o) {
+  x.set(1); x.bump(); x.viaThis(1); x.whole(x); x.ref(); x.addr();
+  x.handOver(1); x.readOnly(); x.keep(); x.pointer(nullptr); x.callsSet(1);
+  x.recursive(1); x.recursiveWrite(1); x.asmOut(); o.inner(1); o.throughPointer(1);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  Writes W(P);
+  EXPECT_TRUE(W("Box", "set"));
+  EXPECT_TRUE(W("Box", "bump"));
+  EXPECT_TRUE(W("Box", "viaThis"));
+  EXPECT_TRUE(W("Box", "whole"));
+  EXPECT_TRUE(W("Box", "ref"));
+  EXPECT_TRUE(W("Box", "addr"));
+  EXPECT_TRUE(W("Box", "handOver"));
+  EXPECT_FALSE(W("Box", "readOnly"));
+  EXPECT_TRUE(W("Box", "keep"));
+  EXPECT_TRUE(W("Box", "pointer")); // the pointer field itself is storage
+  EXPECT_TRUE(W("Box", "callsSet"));
+  // A recursive call is asked while its answer is pending: it may write.
+  EXPECT_TRUE(W("Box", "recursive"));
+  EXPECT_TRUE(W("Box", "recursiveWrite"));
+  EXPECT_TRUE(W("Box", "asmOut"));
+  EXPECT_TRUE(W("Outer", "inner"));
+  // What a pointer field points to is not the object.
+  EXPECT_FALSE(W("Outer", "throughPointer"));
+}
+
+TEST(ObjectWrites, WhatTheAnalysisCannotSeeMayWrite) {
+  ParsedCuda P(R"cu(
+struct Base { virtual __device__ void v() {} };
+struct Opaque { int n; __device__ void external(); __device__ void v2(); };
+struct Constant { mutable int cache; int n;
+  __device__ int get() const { return n; }
+  __device__ int memo() const { cache = n; return cache; } };
+__global__ void use(Opaque o, Constant c) { o.external(); c.get(); c.memo(); }
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  Writes W(P);
+  EXPECT_TRUE(W("Base", "v"));
+  EXPECT_TRUE(W("Opaque", "external"));
+  EXPECT_FALSE(W("Constant", "get"));
+  EXPECT_TRUE(W("Constant", "memo"));
+}
+
+} // namespace
+} // namespace clang::tidy::cuda::analysis
