@@ -113,7 +113,8 @@ DivergentBarrierCheck::portability(const SourceManager &SM) {
             analysis::hipEvidenceIn(Buffer->getBuffer())) {
       Portability->Portable = true;
       Portability->Where =
-          SM.getLocForStartOfFile(FID).getLocWithOffset(E->Offset);
+          SM.getLocForStartOfFile(FID).getLocWithOffset(
+              static_cast<SourceLocation::IntTy>(E->Offset));
       Portability->What = E->What;
       break;
     }

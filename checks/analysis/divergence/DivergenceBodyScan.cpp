@@ -334,6 +334,13 @@ void FunctionDivergence::Impl::collectDefs(
       if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
         if (auto Slot = slotOf(Var)) {
           Defs.push_back(*Slot);
+          // A store through a reference to a local defines that local too:
+          // under a divergent branch it diverges at the join like a store
+          // by name.
+          if (Var->getType()->isReferenceType() && Var->getInit())
+            if (const VarDecl *Aliased = rootVariable(Var->getInit(), nullptr))
+              if (auto AliasedSlot = slotOf(Aliased))
+                Defs.push_back(*AliasedSlot);
           return;
         }
     if (const VarDecl *Root = rootVariable(LValue, nullptr))

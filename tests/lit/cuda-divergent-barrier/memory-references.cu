@@ -70,6 +70,21 @@ __global__ void referenceToLocal(float *out) {
   __syncthreads();
 }
 
+// A store through the reference is a store to the local it names: the local
+// diverges at the join as if it had been stored by name.
+__global__ void localWrittenThroughReference(float *out) {
+  int mine = 0;
+  int &alias = mine;
+  if (threadIdx.x % 2)
+    alias = 1;
+  if (mine) {
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
+  }
+  out[threadIdx.x] = mine;
+  __syncthreads();
+}
+
 // A reference to an element at a thread-dependent address reads a
 // different cell in each thread.
 __global__ void referenceToOwnCell(float *out) {

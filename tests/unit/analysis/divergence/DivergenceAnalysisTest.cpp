@@ -316,7 +316,7 @@ __global__ void k(int n) {
   unsigned lane = threadIdx.x & 31;
   probe(tid - lane);               // 0: the warp's first thread
   probe(threadIdx.x - threadIdx.x % 8); // 1: an 8-lane tile's first
-  probe(tid - (tid & 63));         // 2: lane period wider than a warp
+  probe(threadIdx.x - (threadIdx.x & 63)); // 2: a period wider than a warp
   probe(tid - 1);                  // 3: per thread
   probe(lane - (threadIdx.x & 15)); // 4: 16-lane tiles
   probe((threadIdx.x * 2) - (threadIdx.x & 31)); // 5: other scale
@@ -370,7 +370,7 @@ __global__ void k(Pair *p, int *g) {
   probe(field);                    // 2
   probe(global);                   // 3
   probe(alias);                    // 4: the thread's own local
-  probe(local);                    // 5
+  probe(local);                    // 5: written through alias
 }
 )cu");
   ASSERT_TRUE(S.parsedCleanly());
