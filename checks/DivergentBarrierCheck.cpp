@@ -244,16 +244,17 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
           !SharedAccessesOf(Function).readsWrittenByOthers(
               Returned ? LeavesAt->getEndLoc() : LeavesAt->getBeginLoc(),
               Call);
+      // Under HIP a thread that returned never arrives: the exit alone is
+      // a hang there, whatever the survivors read; the launch-shape guard
+      // still decides whether anyone exits at all.
+      const bool Portable =
+          NoExchange && portability(Ctx.getSourceManager()).Portable;
       std::optional<analysis::BlockExtentGuard> Guard;
-      if (Returned && !NoExchange)
+      if (Returned && (!NoExchange || Portable))
         Guard = analysis::blockExtentGuard(Reason->Branch, Reason->Exit,
                                            *Divergence, Ctx);
-      // Under HIP a thread that returned never arrives: the exit alone is
-      // a hang there, whatever the survivors read (the launch-shape guard
-      // still decides whether anyone exits at all).
-      const bool HangsUnderHip =
-          NoExchange && portability(Ctx.getSourceManager()).Portable;
-      const bool Potential = (NoExchange && !HangsUnderHip) || Guard;
+      const bool HangsUnderHip = Portable && !Guard;
+      const bool Potential = (NoExchange && !Portable) || Guard;
       if ((Potential && !ReportPotential) ||
           !Reported.insert(Loc.getRawEncoding()).second)
         continue;
@@ -275,7 +276,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
               << P.What;
         continue;
       }
-      if (NoExchange)
+      if (NoExchange && !Guard)
         diag(Loc, "'%0' is reached under control flow that diverges within "
                   "the %1 (%2); potential: the threads that %select{returned|"
                   "skip it leave the kernel with no other barrier and}3 count "

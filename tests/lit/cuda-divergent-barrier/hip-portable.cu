@@ -62,3 +62,16 @@ __global__ void returnFromHelper(float *out, const float *in, int n) {
   __syncthreads();
   out[i] = tile[threadIdx.x];
 }
+
+// Only threads at or beyond a block-uniform bound return: whether anyone
+// exits is a fact of the launch (launched with blockDim.x == ncols, nobody
+// does), on HIP as on CUDA, so the finding stays potential on both.
+__global__ void launchGuardedExit(float *out, const float *in, int ncols) {
+  __shared__ float row[256];
+  const int col = threadIdx.x;
+  if (col >= ncols)
+    return;
+  row[col] = in[blockIdx.x * ncols + col];
+  __syncthreads();
+  out[blockIdx.x * ncols + col] = row[col];
+}
