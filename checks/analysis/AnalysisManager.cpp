@@ -51,6 +51,25 @@ bool AnalysisManager::mayWriteObject(const CXXMethodDecl *Method) {
   return Writes;
 }
 
+bool AnalysisManager::mayWriteReferenceParameter(const FunctionDecl *Function,
+                                                 unsigned Index) {
+  if (!Function)
+    return true;
+  Function = Function->getCanonicalDecl();
+  auto [It, Inserted] =
+      ParameterWrites.try_emplace({Function, Index}, std::nullopt);
+  if (!Inserted)
+    return It->second.value_or(true); // in progress: may write
+  bool Writes = functionMayWriteReferenceParameter(
+      Function, Index,
+      [this](const CXXMethodDecl *M) { return mayWriteObject(M); },
+      [this](const FunctionDecl *F, unsigned I) {
+        return mayWriteReferenceParameter(F, I);
+      });
+  ParameterWrites[{Function, Index}] = Writes;
+  return Writes;
+}
+
 llvm::ArrayRef<SharedAccessSite>
 AnalysisManager::sharedAccessSites(const FunctionDecl *Kernel,
                                    Scope BarrierScope) {

@@ -88,6 +88,9 @@ public:
   /// Cached per method; a method asked about while its own answer is being
   /// computed (recursion) may write.
   bool mayWriteObject(const CXXMethodDecl *Method) override;
+  /// Cached per function and parameter, with the same recursion rule.
+  bool mayWriteReferenceParameter(const FunctionDecl *Function,
+                                  unsigned Index) override;
   /// \p S diverges within \p Within in \p FD only because threadIdx.y/z
   /// may split a warp: with whole-warp rows it would not, and the TU does
   /// not show \p FD's row width. Such a finding rests on a fact the tool
@@ -125,6 +128,9 @@ private:
   unsigned Depth = 0;
   /// mayWriteObject's answers; nullopt while one is being computed.
   llvm::DenseMap<const CXXMethodDecl *, std::optional<bool>> ObjectWrites;
+  /// mayWriteReferenceParameter's answers, by (function, parameter index).
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, std::optional<bool>>
+      ParameterWrites;
   LaunchShapes Shapes;
   struct SharedSites {
     std::vector<std::unique_ptr<SharedAccessAnalysis>> Analyses;

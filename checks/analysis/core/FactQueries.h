@@ -61,6 +61,10 @@ public:
   /// A call of \p Method may change the object it is called on
   /// (divergence/ObjectWrites.h).
   virtual bool mayWriteObject(const CXXMethodDecl *Method) = 0;
+  /// A call of \p Function may change the variable its caller binds to
+  /// its reference parameter \p Index (divergence/ObjectWrites.h).
+  virtual bool mayWriteReferenceParameter(const FunctionDecl *Function,
+                                          unsigned Index) = 0;
 
 protected:
   FactQueries() = default;

@@ -74,6 +74,9 @@ CallSummary summarize(const FunctionDivergence &D, FactQueries &Manager) {
   Summary.IndirectStores = D.indirectStoreUniformity();
   if (!D.isAnalyzed())
     return Summary;
+  if (const FunctionDecl *FD = D.function())
+    for (unsigned Index = 0; Index < FD->getNumParams(); ++Index)
+      Summary.ReferenceParamExit.push_back(D.referenceParameterExit(Index));
 
   for (const CallExpr *Call : D.calls()) {
     if (!D.isReachable(Call))

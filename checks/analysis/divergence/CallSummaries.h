@@ -57,6 +57,10 @@ struct CallSummary {
   Uniformity ReturnValue;
   /// Every value Function stores through a pointer or reference.
   Uniformity IndirectStores;
+  /// Per parameter: what a writable reference parameter's referee holds
+  /// on return (symbols = inputs of Function), which the caller takes for
+  /// the variable it bound; nullopt where IndirectStores stands instead.
+  llvm::SmallVector<std::optional<Uniformity>, 4> ReferenceParamExit;
   /// Barriers on some path, in source order, at most MaxBarrierSites.
   llvm::SmallVector<BarrierSite, 2> Barriers;
   /// Computed without looking inside (recursion): ReturnValue is Thread,

@@ -255,6 +255,13 @@ Uniformity FunctionDivergence::indirectStoreUniformity() const {
   return P->IndirectStores;
 }
 
+std::optional<Uniformity>
+FunctionDivergence::referenceParameterExit(unsigned Index) const {
+  if (Index >= P->ReferenceParamExit.size())
+    return std::nullopt;
+  return P->ReferenceParamExit[Index];
+}
+
 Uniformity FunctionDivergence::symbolValueAtCall(const CallExpr *Call,
                                                  unsigned Symbol) const {
   auto It = P->Bindings.find(Call);

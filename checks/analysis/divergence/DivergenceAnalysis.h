@@ -130,6 +130,10 @@ public:
   /// The join of every value stored through a pointer or reference, which a
   /// caller's locals passed by address may receive.
   Uniformity indirectStoreUniformity() const;
+  /// For a writable reference parameter \p Index of a device function, the
+  /// value its referee holds on return (symbols = inputs); nullopt for other
+  /// parameters, kernels, or when no path returns.
+  std::optional<Uniformity> referenceParameterExit(unsigned Index) const;
   /// What input \p Symbol of the callee of \p Call is bound to at that call
   /// (the argument, the object for `this`, the captured variable for a
   /// lambda capture). Uniform when \p Call was not analysed.

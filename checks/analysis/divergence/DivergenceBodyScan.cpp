@@ -109,6 +109,35 @@ bool callMayWriteObject(FactQueries *Facts, const CXXMethodDecl *Method) {
   return !Method->isConst();
 }
 
+const VarDecl *referenceVariableOf(const Expr *E) {
+  E = E->IgnoreParens();
+  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    if (Cast->getCastKind() != CK_NoOp &&
+        Cast->getCastKind() != CK_DerivedToBase &&
+        Cast->getCastKind() != CK_UncheckedDerivedToBase)
+      break;
+    E = Cast->getSubExpr()->IgnoreParens();
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (Var->hasLocalStorage() && Var->getType()->isReferenceType() &&
+          !isMemoryReference(Var))
+        return Var;
+  return nullptr;
+}
+
+bool callMayWriteReferenceParameter(FactQueries *Facts,
+                                    const FunctionDecl *Callee,
+                                    unsigned Index) {
+  if (!Callee || Index >= Callee->getNumParams())
+    return true;
+  if (!isWritableIndirection(Callee->getParamDecl(Index)->getType()))
+    return false;
+  if (Facts)
+    return Facts->mayWriteReferenceParameter(Callee, Index);
+  return true;
+}
+
 bool isWritableIndirection(QualType T) {
   if (T->isReferenceType())
     return !T.getNonReferenceType().isConstQualified();
@@ -221,7 +250,8 @@ public:
       if (!Callee || ParamIndex >= Callee->getNumParams())
         continue;
       if (isWritableIndirection(Callee->getParamDecl(ParamIndex)->getType()) &&
-          Callee->getParamDecl(ParamIndex)->getType()->isReferenceType())
+          Callee->getParamDecl(ParamIndex)->getType()->isReferenceType() &&
+          callMayWriteReferenceParameter(Facts, Callee, ParamIndex))
         escape(rootVariable(Call->getArg(I), nullptr));
     }
     return true;
@@ -380,13 +410,26 @@ void FunctionDivergence::Impl::collectDefs(
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     // Locals a call may write: passed by writable reference or pointer, or
     // the object of a non-const member function.
-    for (const Expr *Arg : Call->arguments()) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned FirstArg = 0;
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+        Method && !Method->isStatic() && isa<CXXOperatorCallExpr>(Call))
+      FirstArg = 1;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      const Expr *Arg = Call->getArg(I);
       if (const VarDecl *Var = addressedVariable(Arg))
         if (auto Slot = slotOf(Var))
           Defs.push_back(*Slot);
       if (const VarDecl *Var = rootVariable(Arg, nullptr))
         if (auto Slot = slotOf(Var); Slot && Escaped.test(*Slot))
           Defs.push_back(*Slot);
+      // A reference of this function (a parameter) handed on to a callee
+      // that may write it: the callee's store is a store through it.
+      if (I >= FirstArg)
+        if (const VarDecl *Ref = referenceVariableOf(Arg))
+          if (callMayWriteReferenceParameter(Mgr, Callee, I - FirstArg))
+            if (auto Slot = slotOf(Ref))
+              Defs.push_back(*Slot);
     }
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
       if (callMayWriteObject(Mgr, Member->getMethodDecl()))

@@ -88,6 +88,30 @@ void FunctionDivergence::Impl::run() {
   const CFGBlock &Exit = Cfg->getExit();
   if (Visited.test(Exit.getBlockID()))
     ReturnValue = Out[Exit.getBlockID()][ReturnSlot];
+  // What each writable reference parameter holds on return: the slot's
+  // value at the exit, with the sync dependence of every divergent branch
+  // that stored into it on some path. A caller takes this for the variable
+  // it bound, rather than the join of every store the function makes
+  // (split_node1(parent, key, nodeIdx, mydata, alloc) stores a per-lane
+  // `mydata` and a broadcast `nodeIdx`: only the first is per-lane).
+  ReferenceParamExit.assign(FD->getNumParams(), std::nullopt);
+  for (unsigned Index = 0; Index < FD->getNumParams(); ++Index) {
+    const ParmVarDecl *Param = FD->getParamDecl(Index);
+    auto Slot = slotOf(Param);
+    if (!Slot || !Param->getType()->isReferenceType() ||
+        !isWritableIndirection(Param->getType()) ||
+        Index >= Uniformity::FirstCaptureSymbol || IsKernel)
+      continue;
+    // Captured by reference, its address taken, bound to another
+    // reference: stores the dataflow does not see may reach it, so the
+    // caller takes the join of every store instead (nullopt).
+    if (Escaped.test(*Slot))
+      continue;
+    if (!Visited.test(Exit.getBlockID()))
+      continue; // no path returns: nothing reaches the caller this way
+    Uniformity V = Out[Exit.getBlockID()][*Slot];
+    ReferenceParamExit[Index] = V.clearLaneLinear().setPointsToLocal(false);
+  }
   computeControl();
   Analyzed = true;
   releaseSolverState();

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/analysis/divergence/DivergenceSolver.h"
+#include "checks/analysis/divergence/ReturnAlignment.h"
 
 namespace clang::tidy::cuda::analysis {
 
@@ -862,19 +863,35 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
 
   // Locals the call may write: by writable reference or pointer, or the
   // object of a non-const member function.
-  auto ApplyStores = [&](const Uniformity &Stored) {
-    Uniformity V = Stored;
-    V.clearLaneLinear().setPointsToLocal(false);
+  // \p ReferenceExit, when it knows, gives what the callee leaves in the
+  // variable bound to its reference parameter I (resolved at this call).
+  auto ApplyStores = [&](const Uniformity &Stored,
+                         llvm::function_ref<std::optional<Uniformity>(unsigned)>
+                             ReferenceExit = nullptr) {
+    Uniformity AnyStore = Stored;
+    AnyStore.clearLaneLinear().setPointsToLocal(false);
     for (unsigned I = 0; I < Args.size(); ++I) {
+      Uniformity V = AnyStore;
       QualType ParamType =
           Callee && I < Callee->getNumParams()
               ? Callee->getParamDecl(I)->getType()
               : Args[I]->getType();
       if (!isWritableIndirection(ParamType))
         continue;
+      if (ParamType->isReferenceType() && Callee &&
+          I < Callee->getNumParams() &&
+          !callMayWriteReferenceParameter(Mgr, Callee, I))
+        continue;
+      if (ParamType->isReferenceType() && ReferenceExit)
+        if (std::optional<Uniformity> Exit = ReferenceExit(I))
+          V = Exit->clearLaneLinear().setPointsToLocal(false);
       const VarDecl *Root = ParamType->isReferenceType()
                                 ? rootVariable(Args[I], nullptr)
                                 : addressedVariable(Args[I]);
+      // A reference of this function handed on: what the callee leaves in
+      // it is what this function's referee holds afterwards.
+      if (!Root && ParamType->isReferenceType())
+        Root = referenceVariableOf(Args[I]);
       if (!Root && ParamType->isPointerType()) {
         const Expr *Stripped = Args[I]->IgnoreParenImpCasts();
         if (const auto *Decay = dyn_cast<ImplicitCastExpr>(
@@ -898,9 +915,9 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
       if (const VarDecl *Root = rootVariable(Object, nullptr))
         if (auto Slot = slotOf(Root)) {
           if (Escaped.test(*Slot))
-            escapedJoin(*Slot, V);
+            escapedJoin(*Slot, AnyStore);
           else
-            Live->mutableAt(*Slot).join(V);
+            Live->mutableAt(*Slot).join(AnyStore);
         }
   };
 
@@ -1032,6 +1049,9 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
                     Summary->ReturnValue.collectiveSymbols() |
                     Summary->IndirectStores.symbols() |
                     Summary->IndirectStores.collectiveSymbols();
+  for (const std::optional<Uniformity> &Exit : Summary->ReferenceParamExit)
+    if (Exit)
+      Needed |= Exit->symbols() | Exit->collectiveSymbols();
   for (const BarrierSite &Site : Summary->Barriers)
     Needed |= Site.Control.symbols();
   // (Evaluating an argument may add bindings of other calls, so the entry
@@ -1053,12 +1073,39 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
   }
 
   Uniformity U = Summary->ReturnValue.resolve(SymbolValue);
+  // A rounding helper (`roundDown(n, 32)`) keeps a power of two its
+  // summary cannot state: evaluate it with this call's arguments
+  // (divergence/ReturnAlignment.h).
+  if (Callee->getReturnType()->isIntegerType() && !Object) {
+    llvm::SmallVector<unsigned, 4> ArgAlign;
+    llvm::SmallVector<std::optional<uint64_t>, 4> ArgValue;
+    for (const Expr *Arg : Args) {
+      unsigned A = argumentValue(Arg).knownAlignLog2();
+      std::optional<uint64_t> Value;
+      if (std::optional<llvm::APSInt> C = constantInt(Arg, Ctx)) {
+        A = std::max(A, alignOfConstant(*C));
+        if (!C->isNegative())
+          Value = C->getLimitedValue();
+      }
+      ArgAlign.push_back(A);
+      ArgValue.push_back(Value);
+    }
+    unsigned Returned = returnAlignLog2(Callee, ArgAlign, ArgValue, Ctx);
+    if (Returned > U.knownAlignLog2())
+      U.setKnownAlignLog2(Returned);
+  }
   // Narrowed inside the callee (laneId(), an atomic in a helper): say so,
   // rather than pointing into the callee's body.
   if (U.level() < Level::grid() &&
       Summary->ReturnValue.level() == U.level())
     U.setOrigin({OriginKind::CallResult, Call});
-  ApplyStores(Summary->IndirectStores.resolve(SymbolValue));
+  ApplyStores(Summary->IndirectStores.resolve(SymbolValue),
+              [&](unsigned Index) -> std::optional<Uniformity> {
+                if (Index >= Summary->ReferenceParamExit.size() ||
+                    !Summary->ReferenceParamExit[Index])
+                  return std::nullopt;
+                return Summary->ReferenceParamExit[Index]->resolve(SymbolValue);
+              });
   return U.setPointsToLocal(false);
 }
 

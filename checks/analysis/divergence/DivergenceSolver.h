@@ -79,6 +79,19 @@ bool isMemoryReference(const VarDecl *Var);
 /// (divergence/ObjectWrites.h), or, without it, any non-const member may.
 /// (DivergenceBodyScan.cpp)
 bool callMayWriteObject(FactQueries *Facts, const CXXMethodDecl *Method);
+/// A call of \p Callee may change the variable bound to its reference
+/// parameter \p Index: asked of \p Facts (divergence/ObjectWrites.h), or,
+/// without it, any writable one may; an unknown callee or parameter may.
+/// Only such a call makes the variable escape (a flow-insensitive value)
+/// and takes the callee's stores: a helper that takes `T *&alloc` and
+/// stores only through it leaves the caller's `alloc` as it was.
+/// (DivergenceBodyScan.cpp)
+/// \p E names a local reference (a reference parameter) that holds a value
+/// of its own in the analysis: not a memory reference. (DivergenceBodyScan.cpp)
+const VarDecl *referenceVariableOf(const Expr *E);
+bool callMayWriteReferenceParameter(FactQueries *Facts,
+                                    const FunctionDecl *Callee,
+                                    unsigned Index);
 /// The row part of the linear thread index. (DivergenceExpressions.cpp)
 bool isRowOffset(const Expr *E);
 /// The same, also with constant row widths equal to the extents every
@@ -229,6 +242,10 @@ struct FunctionDivergence::Impl {
   bool EscapedChanged = false;
   Uniformity ReturnValue;
   Uniformity IndirectStores;
+  /// Per parameter: for a writable reference, the value its referee holds
+  /// when the function returns (symbols = inputs; its own symbol where a
+  /// path leaves it as the caller passed it); nullopt for others.
+  std::vector<std::optional<Uniformity>> ReferenceParamExit;
   /// The address each memory reference (isMemoryReference) is bound to,
   /// joined over the visits of its declaration.
   llvm::DenseMap<const VarDecl *, Uniformity> MemoryReferenceAddress;

@@ -32,10 +32,6 @@ const Expr *skipNoOps(const Expr *E) {
   }
 }
 
-bool isThis(const Expr *E) {
-  return isa<CXXThisExpr>(E->IgnoreParenImpCasts());
-}
-
 /// A type through which a callee may write what it is given: a reference
 /// or pointer to non-const, at any level of pointers.
 bool writableIndirection(QualType T) {
@@ -47,60 +43,111 @@ bool writableIndirection(QualType T) {
   return false;
 }
 
-/// \p E, passed or returned as a pointer, points to storage of the object:
-/// `this`, `&field`, an array field decayed to a pointer.
-bool pointsIntoThis(const Expr *E) {
-  E = E->IgnoreParens();
-  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
-    if (Cast->getCastKind() == CK_ArrayToPointerDecay)
-      return isStorageOfThis(Cast->getSubExpr());
-    return pointsIntoThis(Cast->getSubExpr());
-  }
-  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
-    return pointsIntoThis(Cast->getSubExpr());
-  if (isa<CXXThisExpr>(E))
-    return true;
-  if (const auto *Unary = dyn_cast<UnaryOperator>(E))
-    if (Unary->getOpcode() == UO_AddrOf)
-      return isStorageOfThis(Unary->getSubExpr());
-  if (const auto *Binary = dyn_cast<BinaryOperator>(E))
-    if (Binary->isAdditiveOp())
-      return pointsIntoThis(Binary->getLHS()) ||
-             pointsIntoThis(Binary->getRHS());
-  if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
-    return pointsIntoThis(Cond->getTrueExpr()) ||
-           pointsIntoThis(Cond->getFalseExpr());
-  return false;
-}
+/// What a scan asks about: the object `this` points to (Param null), or
+/// the variable the caller bound to the reference parameter Param.
+struct StorageRoot {
+  const ParmVarDecl *Param = nullptr;
 
-/// What may reach the object through \p Arg bound to a parameter of type
-/// \p Param (or, for a variadic or unknown callee, of the argument's type).
-bool handsOverThis(const Expr *Arg, QualType Param) {
-  if (!writableIndirection(Param))
+  /// \p E is a pointer to the whole root: `this`. (A reference parameter
+  /// has no such expression but `&param`, which pointsInto() sees.)
+  bool isPointerToRoot(const Expr *E) const {
+    return !Param && isa<CXXThisExpr>(E->IgnoreParenImpCasts());
+  }
+
+  /// \p E designates storage of the root: for `this`, `this->f`, `f`,
+  /// `arr[i]` of an array field, `a.b` of a field held by value, `*this`;
+  /// for a reference parameter `p`, `p` itself, `p.f`, `p.a[i]`, `p[i]` of
+  /// a reference to an array. Not what a pointer or reference field (or a
+  /// reference to a pointer) points to.
+  bool isStorage(const Expr *E) const {
+    E = skipNoOps(E);
+    if (Param)
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+        return Ref->getDecl() == Param;
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      // A reference field designates other storage; a static member or a
+      // method is not the object's.
+      if (!Field || Field->getType()->isReferenceType())
+        return false;
+      const Expr *Base = Member->getBase();
+      if (Member->isArrow())
+        return isPointerToRoot(Base);
+      return isStorage(Base);
+    }
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = Subscript->getBase()->IgnoreParens();
+      if (const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
+          Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
+        return isStorage(Decay->getSubExpr());
+      return false; // through a pointer: what it points to
+    }
+    if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+      if (Unary->getOpcode() == UO_Deref)
+        return isPointerToRoot(Unary->getSubExpr());
+    // An element of a field of class type (std::array-like `operator[]`):
+    // the element is the field's storage when the operator returns a
+    // reference into it, which the member call's own fact decides.
     return false;
-  return Param->isReferenceType() ? isStorageOfThis(Arg) || isThis(Arg)
-                                  : pointsIntoThis(Arg);
-}
+  }
+
+  /// \p E, passed or returned as a pointer, points to storage of the root:
+  /// `this`, `&field`, `&param`, an array decayed to a pointer.
+  bool pointsInto(const Expr *E) const {
+    E = E->IgnoreParens();
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+        return isStorage(Cast->getSubExpr());
+      return pointsInto(Cast->getSubExpr());
+    }
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return pointsInto(Cast->getSubExpr());
+    if (isPointerToRoot(E))
+      return true;
+    if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+      if (Unary->getOpcode() == UO_AddrOf)
+        return isStorage(Unary->getSubExpr());
+    if (const auto *Binary = dyn_cast<BinaryOperator>(E))
+      if (Binary->isAdditiveOp())
+        return pointsInto(Binary->getLHS()) || pointsInto(Binary->getRHS());
+    if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
+      return pointsInto(Cond->getTrueExpr()) || pointsInto(Cond->getFalseExpr());
+    return false;
+  }
+
+  /// What may reach the root through \p Arg bound to a parameter of type
+  /// \p ParamType (or, for a variadic or unknown callee, of the argument's
+  /// type).
+  bool handsOver(const Expr *Arg, QualType ParamType) const {
+    if (!writableIndirection(ParamType))
+      return false;
+    return ParamType->isReferenceType()
+               ? isStorage(Arg) || isPointerToRoot(Arg)
+               : pointsInto(Arg);
+  }
+};
 
 class Scan : public RecursiveASTVisitor<Scan> {
 public:
-  Scan(const CXXMethodDecl *Method,
-       llvm::function_ref<bool(const CXXMethodDecl *)> Callee)
-      : Method(Method), Callee(Callee) {}
+  Scan(const FunctionDecl *Function, StorageRoot Root,
+       llvm::function_ref<bool(const CXXMethodDecl *)> Callee,
+       ParameterWriteQuery ParamCallee)
+      : Function(Function), Root(Root), Callee(Callee),
+        ParamCallee(ParamCallee) {}
 
   bool Writes = false;
 
   bool VisitBinaryOperator(BinaryOperator *Op) {
-    if (Op->isAssignmentOp() && isStorageOfThis(Op->getLHS()))
+    if (Op->isAssignmentOp() && Root.isStorage(Op->getLHS()))
       Writes = true;
     return !Writes;
   }
 
   bool VisitUnaryOperator(UnaryOperator *Op) {
-    if (Op->isIncrementDecrementOp() && isStorageOfThis(Op->getSubExpr()))
+    if (Op->isIncrementDecrementOp() && Root.isStorage(Op->getSubExpr()))
       Writes = true;
-    // The address of the object's storage may be written through later.
-    if (Op->getOpcode() == UO_AddrOf && isStorageOfThis(Op->getSubExpr()))
+    // The address of the root's storage may be written through later.
+    if (Op->getOpcode() == UO_AddrOf && Root.isStorage(Op->getSubExpr()))
       Writes = true;
     return !Writes;
   }
@@ -132,9 +179,10 @@ public:
       const auto *M = dyn_cast_or_null<CXXMethodDecl>(Target);
       // `p->f()` is called on what the pointer points to: on the object
       // only when the pointer points into it, whatever field holds it.
-      const bool OnThisStorage = Object->getType()->isPointerType()
-                                     ? pointsIntoThis(Object)
-                                     : isStorageOfThis(Object) || isThis(Object);
+      const bool OnThisStorage =
+          Object->getType()->isPointerType()
+              ? Root.pointsInto(Object)
+              : Root.isStorage(Object) || Root.isPointerToRoot(Object);
       if (OnThisStorage) {
         noteBase(Object);
         if (!M || (!M->isConst() && !M->isStatic() && Callee(M)))
@@ -146,8 +194,17 @@ public:
       QualType Param = Target && P < Target->getNumParams()
                            ? Target->getParamDecl(P)->getType()
                            : Call->getArg(I)->getType();
-      if (handsOverThis(Call->getArg(I), Param))
-        Writes = true;
+      if (!Root.handsOver(Call->getArg(I), Param))
+        continue;
+      // The parameter's storage bound to a reference parameter of a
+      // function the analysis can see: that function's own fact.
+      if (Root.Param && Target && P < Target->getNumParams() &&
+          Param->isReferenceType() && Root.isStorage(Call->getArg(I))) {
+        if (ParamCallee(Target, P))
+          Writes = true;
+        continue;
+      }
+      Writes = true;
     }
     return !Writes;
   }
@@ -158,7 +215,7 @@ public:
       QualType Param = Ctor && I < Ctor->getNumParams()
                            ? Ctor->getParamDecl(I)->getType()
                            : Construct->getArg(I)->getType();
-      if (!handsOverThis(Construct->getArg(I), Param))
+      if (!Root.handsOver(Construct->getArg(I), Param))
         continue;
       // A view made of the object (`SubTensor(*this, ...)`) whose
       // constructor only binds it to a reference or pointer field: the
@@ -179,21 +236,41 @@ public:
     // A local reference or pointer bound to the object's storage: what is
     // later stored through it is not followed.
     if (const Expr *Init = Var->getInit())
-      if (handsOverThis(Init, Var->getType()))
+      if (Root.handsOver(Init, Var->getType()))
         Writes = true;
     return !Writes;
   }
 
   bool VisitReturnStmt(ReturnStmt *Return) {
     if (const Expr *Value = Return->getRetValue())
-      if (handsOverThis(Value, Method->getReturnType()))
+      if (Root.handsOver(Value, Function->getReturnType()))
         Writes = true;
+    return !Writes;
+  }
+
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    // A capture by reference lets the closure write the root later; what
+    // it does there is not followed.
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Root.Param && Capture.capturesVariable() &&
+          Capture.getCaptureKind() == LCK_ByRef &&
+          Capture.getCapturedVar() == Root.Param)
+        Writes = true;
+    return !Writes;
+  }
+
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *For) {
+    // `for (auto &x : p)` binds its elements to references.
+    if (For->getRangeInit() && Root.isStorage(For->getRangeInit()) &&
+        For->getLoopVariable() &&
+        writableIndirection(For->getLoopVariable()->getType()))
+      Writes = true;
     return !Writes;
   }
 
   bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
     for (const Expr *Output : Asm->outputs())
-      if (isStorageOfThis(Output))
+      if (Root.isStorage(Output))
         Writes = true;
     return !Writes;
   }
@@ -259,46 +336,17 @@ private:
     return !Body.Found;
   }
 
-  const CXXMethodDecl *Method;
+  const FunctionDecl *Function;
+  StorageRoot Root;
   llvm::function_ref<bool(const CXXMethodDecl *)> Callee;
+  ParameterWriteQuery ParamCallee;
   llvm::SmallVector<const CXXThisExpr *, 16> AllThis;
   llvm::SmallPtrSet<const CXXThisExpr *, 16> UsedAsBase;
 };
 
 } // namespace
 
-bool isStorageOfThis(const Expr *E) {
-  E = skipNoOps(E);
-  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
-    // A reference field designates other storage; a static member or a
-    // method is not the object's.
-    if (!Field || Field->getType()->isReferenceType())
-      return false;
-    const Expr *Base = Member->getBase();
-    if (Member->isArrow())
-      return isThis(Base);
-    return isStorageOfThis(Base);
-  }
-  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-    const Expr *Base = Subscript->getBase()->IgnoreParens();
-    if (const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
-        Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
-      return isStorageOfThis(Decay->getSubExpr());
-    return false; // through a pointer: what it points to
-  }
-  if (const auto *Unary = dyn_cast<UnaryOperator>(E))
-    if (Unary->getOpcode() == UO_Deref)
-      return isThis(Unary->getSubExpr());
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
-    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() > 0) {
-      // An element of a field of class type (std::array-like): the element
-      // is the field's storage when the operator returns a reference into
-      // it, which methodMayWriteObject decides for the field's own class.
-      return false;
-    }
-  return false;
-}
+bool isStorageOfThis(const Expr *E) { return StorageRoot{}.isStorage(E); }
 
 bool methodMayWriteObject(
     const CXXMethodDecl *Method,
@@ -315,9 +363,37 @@ bool methodMayWriteObject(
   if (!Method->hasBody(Definition) || !Definition->getBody())
     return true;
   const auto *Def = cast<CXXMethodDecl>(Definition);
-  Scan S(Def, Callee);
+  Scan S(Def, StorageRoot{}, Callee, nullptr);
   S.TraverseStmt(Def->getBody());
   return S.Writes || S.thisEscapes();
+}
+
+bool functionMayWriteReferenceParameter(
+    const FunctionDecl *Function, unsigned Index,
+    llvm::function_ref<bool(const CXXMethodDecl *)> MethodCallee,
+    ParameterWriteQuery ParamCallee) {
+  if (!Function || Index >= Function->getNumParams())
+    return true;
+  QualType Type = Function->getParamDecl(Index)->getType();
+  if (!Type->isReferenceType())
+    return true; // not asked: only a reference names the caller's variable
+  if (Type.getNonReferenceType().isConstQualified())
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+      Method && Method->isVirtual())
+    return true;
+  const FunctionDecl *Definition = nullptr;
+  if (!Function->hasBody(Definition) || !Definition->getBody() ||
+      Index >= Definition->getNumParams())
+    return true;
+  // A constructor's initializers bind and copy its parameters outside the
+  // body: not followed.
+  if (isa<CXXConstructorDecl>(Definition))
+    return true;
+  Scan S(Definition, StorageRoot{Definition->getParamDecl(Index)},
+         MethodCallee, ParamCallee);
+  S.TraverseStmt(Definition->getBody());
+  return S.Writes;
 }
 
 } // namespace clang::tidy::cuda::analysis

@@ -43,6 +43,7 @@
 namespace clang {
 class CXXMethodDecl;
 class Expr;
+class FunctionDecl;
 } // namespace clang
 
 namespace clang::tidy::cuda::analysis {
@@ -54,6 +55,25 @@ namespace clang::tidy::cuda::analysis {
 bool methodMayWriteObject(
     const CXXMethodDecl *Method,
     llvm::function_ref<bool(const CXXMethodDecl *)> Callee);
+
+/// Whether a function may change what its parameter of the given index
+/// refers to (a cache with a recursion guard: AnalysisManager).
+using ParameterWriteQuery =
+    llvm::function_ref<bool(const FunctionDecl *, unsigned)>;
+
+/// Whether a call of \p Function may change the variable the caller binds
+/// to its reference parameter \p Index: the rules above, with the
+/// parameter's referee in place of the object (`p = v`, `p.f = v`, `++p`,
+/// `&p`, `p` bound to a writable reference or pointer, a writing member
+/// function called on it, `p` captured by reference). A store through a
+/// reference to a pointer (`p[i] = v`, `p->f = v`) writes what the pointer
+/// points to, not the caller's pointer. \p MethodCallee answers for member
+/// functions called on the parameter, \p ParamCallee for the parameters of
+/// functions it is passed on to. A parameter that is not a reference: true.
+bool functionMayWriteReferenceParameter(
+    const FunctionDecl *Function, unsigned Index,
+    llvm::function_ref<bool(const CXXMethodDecl *)> MethodCallee,
+    ParameterWriteQuery ParamCallee);
 
 /// \p E designates storage of the object `this` points to: `this->f`, `f`,
 /// `arr[i]` of an array field, `a.b` of a field held by value, `*this`;

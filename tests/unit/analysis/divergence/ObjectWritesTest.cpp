@@ -157,3 +157,91 @@ __global__ void use(Opaque o, Constant c) { o.external(); c.get(); c.memo(); }
 
 } // namespace
 } // namespace clang::tidy::cuda::analysis
+
+namespace clang::tidy::cuda::analysis {
+namespace {
+
+/// functionMayWriteReferenceParameter for parameter \p Index of the
+/// function \p Name, memoised with the manager's recursion rule.
+class ParamWrites {
+public:
+  explicit ParamWrites(ParsedCuda &P) : P(P) {}
+  bool operator()(llvm::StringRef Name, unsigned Index) {
+    auto Nodes = match(functionDecl(hasName(Name), isDefinition()).bind("f"),
+                       P.context());
+    for (const auto &N : Nodes)
+      if (const auto *F = N.getNodeAs<FunctionDecl>("f"))
+        if (!F->isDependentContext())
+          return ask(F, Index);
+    ADD_FAILURE() << "no function " << Name.str();
+    return true;
+  }
+
+private:
+  bool ask(const FunctionDecl *F, unsigned Index) {
+    F = F->getCanonicalDecl();
+    auto [It, New] = Memo.try_emplace({F, Index}, std::nullopt);
+    if (!New)
+      return It->second.value_or(true);
+    bool W = functionMayWriteReferenceParameter(
+        F, Index, [](const CXXMethodDecl *M) { return !M->isConst(); },
+        [this](const FunctionDecl *G, unsigned I) { return ask(G, I); });
+    Memo[{F, Index}] = W;
+    return W;
+  }
+  ParsedCuda &P;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
+                 std::optional<bool>>
+      Memo;
+};
+
+TEST(ReferenceParameterWrites, ReadersAndStoresThroughPointersWriteNothing) {
+  ParsedCuda P(R"cu(
+struct Pool { unsigned *slots; };
+struct Pair { int a, b; };
+__device__ unsigned *at(Pool *&pool, unsigned &index) {
+  return pool->slots + index * 32;
+}
+__device__ void store(Pool *&pool, unsigned &index, unsigned v) {
+  at(pool, index)[threadIdx.x % 32] = v;
+  pool->slots[index] = v;
+}
+__device__ void assign(int &x, int v) { x = v; }
+__device__ void increment(int &x) { ++x; }
+__device__ void field(Pair &p) { p.b = 1; }
+__device__ void forward(int &x) { assign(x, 2); }
+__device__ void forwardReader(unsigned &i, Pool *&pool) { at(pool, i); }
+__device__ int *address(int &x) { return &x; }
+__device__ void alias(int &x) { int &y = x; y = 3; }
+__device__ void captured(int &x) { auto f = [&] { x = 4; }; f(); }
+__device__ void array(int (&a)[4]) { a[1] = 5; }
+__device__ void method(Pair &p, Pool &q) { (void)p; (void)q; }
+__device__ void recursive(int &x, int n) { if (n) recursive(x, n - 1); }
+__global__ void use(Pool *pool, unsigned index, int x, Pair p, int (&a)[4]) {
+  store(pool, index, 1); assign(x, 1); increment(x); field(p); forward(x);
+  forwardReader(index, pool); address(x); alias(x); captured(x); array(a);
+  Pool q; method(p, q); recursive(x, 3);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  ParamWrites W(P);
+  EXPECT_FALSE(W("at", 0));
+  EXPECT_FALSE(W("at", 1));
+  EXPECT_FALSE(W("store", 0)) << "stores through the pointer, not into it";
+  EXPECT_FALSE(W("store", 1));
+  EXPECT_TRUE(W("assign", 0));
+  EXPECT_TRUE(W("increment", 0));
+  EXPECT_TRUE(W("field", 0));
+  EXPECT_TRUE(W("forward", 0)) << "handed on to a writer";
+  EXPECT_FALSE(W("forwardReader", 0)) << "handed on to a reader";
+  EXPECT_FALSE(W("forwardReader", 1));
+  EXPECT_TRUE(W("address", 0));
+  EXPECT_TRUE(W("alias", 0));
+  EXPECT_TRUE(W("captured", 0));
+  EXPECT_TRUE(W("array", 0));
+  EXPECT_FALSE(W("method", 0));
+  EXPECT_TRUE(W("recursive", 0)) << "recursion is taken as a write";
+}
+
+} // namespace
+} // namespace clang::tidy::cuda::analysis
