@@ -364,6 +364,16 @@ std::optional<BarrierCall> asBarrierCall(const CallExpr *Call) {
 }
 
 Level inlineAsmOutputLevel(llvm::StringRef AsmText) {
+  // A barrier reduction (`bar.red.or.pred`, `barrier.red.popc.u32`, with or
+  // without `.cta`) hands every thread taking part the same result. The
+  // threads taking part are the CTA or, with a thread count, whole warps
+  // (the PTX ISA requires a multiple of the warp size), so the result is at
+  // least warp-uniform: NCCL's `barrier_red_or` for a group of warps.
+  for (llvm::StringRef Op : {"bar.red.", "barrier.red.", "barrier.cta.red.",
+                             "bar.cta.red."})
+    if (AsmText.contains(Op) && !AsmText.contains("atom.") &&
+        !AsmText.contains("ld.") && !AsmText.contains("shfl."))
+      return Level::warp();
   // Memory operations and lane exchanges give per-thread results whatever
   // their operands; a vote is shared by the warp.
   for (llvm::StringRef Op : {"atom.", "ld.", "red.", "shfl.", "match.",

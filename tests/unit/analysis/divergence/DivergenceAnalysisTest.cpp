@@ -501,6 +501,14 @@ __global__ void k(int n) {
   probe(warp);                                              // 2
   asm("add.u32 %0, %1, %2;" : "=r"(sum) : "r"(cta), "r"(n));
   probe(sum);                                               // 3: arithmetic
+  int any;
+  asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0;"
+               " bar.red.or.pred q, 1, %2, p; selp.s32 %0, 1, 0, q; }"
+               : "=r"(any) : "r"((int)threadIdx.x), "r"(64));
+  probe(any);                                               // 4: barrier reduction
+  unsigned loaded;
+  asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(loaded) : "l"(&n));
+  probe(loaded);                                            // 5: a load
 }
 )cu");
   ASSERT_TRUE(S.parsedCleanly());
@@ -509,6 +517,10 @@ __global__ void k(int n) {
   EXPECT_EQ(S.probe("k", 1).scope(), Scope::Block);
   EXPECT_EQ(S.probe("k", 2).scope(), Scope::Warp);
   EXPECT_EQ(S.probe("k", 3).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 4).scope(), Scope::Warp)
+      << "every thread of a barrier reduction gets the same result; with a "
+         "thread count the threads taking part are whole warps";
+  EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
 }
 
 TEST(DivergenceAnalysis, CooperativeGroupsValues) {
