@@ -6,7 +6,9 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -20,19 +22,82 @@ constexpr unsigned ZeroAlign = 63;
 /// How many helpers deep a call is followed (roundUp -> divUp is two).
 constexpr unsigned MaxDepth = 4;
 
-/// The one returned expression of a helper, or null.
-const Expr *onlyReturn(const FunctionDecl *FD) {
-  const FunctionDecl *Definition = nullptr;
-  if (!FD || !FD->hasBody(Definition) || !Definition)
-    return nullptr;
-  const Stmt *Body = Definition->getBody();
-  while (const auto *Compound = dyn_cast_or_null<CompoundStmt>(Body)) {
-    if (Compound->size() != 1)
-      return nullptr;
-    Body = Compound->body_front();
+/// The returned expressions of a helper, and the parameters its body may
+/// change (assigned, incremented, address taken, bound to a non-const
+/// reference): a return reading one of those is not its argument.
+struct HelperBody {
+  llvm::SmallVector<const Expr *, 2> Returns;
+  llvm::SmallPtrSet<const ParmVarDecl *, 2> Changed;
+  bool Valid = true;
+};
+
+class BodyScan : public RecursiveASTVisitor<BodyScan> {
+public:
+  HelperBody Result;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (!Return->getRetValue())
+      Result.Valid = false;
+    else
+      Result.Returns.push_back(Return->getRetValue());
+    return Result.Valid;
   }
-  const auto *Return = dyn_cast_or_null<ReturnStmt>(Body);
-  return Return ? Return->getRetValue() : nullptr;
+  bool VisitBinaryOperator(BinaryOperator *Op) {
+    if (Op->isAssignmentOp())
+      note(Op->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *Op) {
+    if (Op->isIncrementDecrementOp() || Op->getOpcode() == UO_AddrOf)
+      note(Op->getSubExpr());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *Var) {
+    if (Var->getType()->isReferenceType() &&
+        !Var->getType().getNonReferenceType().isConstQualified() &&
+        Var->getInit())
+      note(Var->getInit());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    // Passed to a non-const reference: may be changed.
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      QualType T = Callee && I < Callee->getNumParams()
+                       ? Callee->getParamDecl(I)->getType()
+                       : QualType();
+      if (T.isNull() || (T->isReferenceType() &&
+                         !T.getNonReferenceType().isConstQualified()))
+        note(Call->getArg(I));
+    }
+    return true;
+  }
+
+private:
+  void note(const Expr *E) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+        Result.Changed.insert(Param);
+  }
+};
+
+/// Small enough to read: a helper is a rounding or index function, not a
+/// kernel-sized body.
+constexpr unsigned MaxHelperStatements = 16;
+
+std::optional<HelperBody> helperBody(const FunctionDecl *FD,
+                                     const FunctionDecl *&Definition) {
+  Definition = nullptr;
+  if (!FD || !FD->hasBody(Definition) || !Definition)
+    return std::nullopt;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+  if (!Body || Body->size() > MaxHelperStatements)
+    return std::nullopt;
+  BodyScan Scan;
+  Scan.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  if (!Scan.Result.Valid || Scan.Result.Returns.empty())
+    return std::nullopt;
+  return std::move(Scan.Result);
 }
 
 class Evaluator {
@@ -56,7 +121,7 @@ public:
     }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
       if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl());
-          Param && isParameterOf(Param) &&
+          Param && isParameterOf(Param) && !Changed.contains(Param) &&
           Param->getFunctionScopeIndex() < Values.size())
         return Values[Param->getFunctionScopeIndex()];
     return std::nullopt;
@@ -80,9 +145,7 @@ public:
     }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
-        if (Param->getDeclContext() == Function ||
-            Param->getDeclContext() == Function->getCanonicalDecl() ||
-            isParameterOf(Param))
+        if (isParameterOf(Param) && !Changed.contains(Param))
           return Param->getFunctionScopeIndex() < Args.size()
                      ? Args[Param->getFunctionScopeIndex()]
                      : 0;
@@ -139,14 +202,20 @@ public:
                            llvm::ArrayRef<unsigned> Args,
                            llvm::ArrayRef<std::optional<uint64_t>> Values,
                            const ASTContext &Ctx, unsigned Depth) {
-    const Expr *Returned = onlyReturn(Callee);
-    if (!Returned || !Callee->getReturnType()->isIntegerType())
+    if (!Callee->getReturnType()->isIntegerType())
       return 0;
     const FunctionDecl *Definition = nullptr;
-    Callee->hasBody(Definition);
-    return Evaluator(Definition ? Definition : Callee, Args, Values, Ctx,
-                     Depth)
-        .align(Returned);
+    std::optional<HelperBody> Body = helperBody(Callee, Definition);
+    if (!Body)
+      return 0;
+    Evaluator E(Definition, Args, Values, Ctx, Depth);
+    E.Changed = Body->Changed;
+    // Every return: the result keeps what all of them keep
+    // (`if (len == 0) return 0; return ((len - 1) / 32 + 1) * 32;`).
+    unsigned Align = ZeroAlign;
+    for (const Expr *Returned : Body->Returns)
+      Align = std::min(Align, E.align(Returned));
+    return Align;
   }
 
 private:
@@ -157,6 +226,10 @@ private:
     return false;
   }
 
+public:
+  llvm::SmallPtrSet<const ParmVarDecl *, 2> Changed;
+
+private:
   const FunctionDecl *Function;
   llvm::ArrayRef<unsigned> Args;
   llvm::ArrayRef<std::optional<uint64_t>> Values;

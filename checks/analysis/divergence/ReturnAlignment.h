@@ -17,10 +17,13 @@
 // smaller, `a & b` the larger, `a << k` adds k, `-a` and casts keep it,
 // `c ? a : b` the smaller, a constant its trailing zeros, a parameter its
 // argument's, a call of another such helper its own (to a small depth).
-// A helper is a function whose body is one `return` statement, which is
-// how rounding, alignment and index helpers are written (faiss's
-// `utils::roundDown`/`roundUp`, CUTLASS's `round_up`, `ALIGN_UP` turned
-// into a function).
+// A helper is a small function (at most 16 statements) whose every `return`
+// has a value: the result keeps the smallest factor of its returns
+// (`if (len == 0) return 0; return ((len - 1) / 32 + 1) * 32;`), and a
+// parameter the body changes is not its argument. That is how rounding,
+// alignment and index helpers are written (faiss's
+// `utils::roundDown`/`roundUp`, vllm's `round_up_to_multiple_of<32>`,
+// `ALIGN_UP` turned into a function).
 //
 // Facts only; no diagnostics.
 //
@@ -43,7 +46,7 @@ namespace clang::tidy::cuda::analysis {
 /// log2 of the largest power of two known to divide what \p Callee returns
 /// when its parameters are multiples of 2^ArgAlignLog2[i] (63: zero) and,
 /// where known, equal to ArgValues[i] (a shift count), or 0 when \p Callee
-/// is not a one-`return` helper or nothing is known.
+/// is not a helper (see above) or nothing is known.
 unsigned returnAlignLog2(const FunctionDecl *Callee,
                          llvm::ArrayRef<unsigned> ArgAlignLog2,
                          llvm::ArrayRef<std::optional<uint64_t>> ArgValues,

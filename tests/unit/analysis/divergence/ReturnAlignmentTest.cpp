@@ -36,9 +36,19 @@ __device__ int mask(int n) { return n & ~31; }
 __device__ int twoStatements(int n) { int m = n * 32; return m; }
 __device__ int half(int n) { return n / 2; }
 __device__ int pick(bool c, int a) { return c ? a * 64 : 128; }
+template <int size, typename T>
+__device__ constexpr T roundUpTo(T len) {
+  if (len == 0) {
+    return 0;
+  }
+  return ((len - 1) / size + 1) * size;
+}
+__device__ int bumped(int n) { n = n + 1; return n; }
+__device__ int earlyOdd(int n) { if (n < 0) return 1; return n * 32; }
 __global__ void use(int n) {
   roundDown(n, 32); roundUp(n, 32); alignShift(n, 5); mask(n);
-  twoStatements(n); half(n); pick(true, n);
+  twoStatements(n); half(n); pick(true, n); roundUpTo<32>(n); bumped(n);
+  earlyOdd(n);
 }
 )cu");
   ASSERT_TRUE(P.parsedCleanly());
@@ -55,7 +65,13 @@ __global__ void use(int n) {
       << "a shift by an unknown amount keeps nothing";
   EXPECT_EQ(returnAlignLog2(function(P, "mask"), {0}, {{}}, Ctx), 5u);
   EXPECT_EQ(returnAlignLog2(function(P, "twoStatements"), {0}, {{}}, Ctx), 0u)
-      << "only one-return helpers are evaluated";
+      << "a local is not followed";
+  EXPECT_EQ(returnAlignLog2(function(P, "roundUpTo"), {0}, {{}}, Ctx), 5u)
+      << "every return keeps the factor: 0 and a multiple of 32";
+  EXPECT_EQ(returnAlignLog2(function(P, "bumped"), {5}, {{}}, Ctx), 0u)
+      << "a parameter the body changes is not its argument";
+  EXPECT_EQ(returnAlignLog2(function(P, "earlyOdd"), {0}, {{}}, Ctx), 0u)
+      << "one return of 1 keeps nothing";
   EXPECT_EQ(returnAlignLog2(function(P, "half"), {6}, {{}}, Ctx), 0u)
       << "division is not followed (n/2 of a multiple of 64 is not known "
          "here)";
