@@ -170,11 +170,32 @@ def _selected_folders(paths):
     return chosen, by_folder
 
 
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def _included_only(folder, files):
+    """The .cu files of a folder that another of its files #includes
+    (`#include "kernels.cu"` from main.cu). The build cannot also compile
+    them on their own (their definitions would be linked twice), so a new
+    user's compile database has no command for them: they are analyzed
+    through their includer, once, not a second time alone."""
+    included = set()
+    for p in files:
+        text = _read(p) or ""
+        for inc in _INCLUDE.findall(text):
+            included.add(os.path.normpath(
+                os.path.join(os.path.dirname(p), inc)))
+    return {p for p in files if os.path.normpath(p) in included}
+
+
 def _hecbench_files(paths, options=None):
     chosen, by_folder = _selected_folders(paths)
     out = []
     for name in chosen:
-        out.extend(sorted(p for p in by_folder[name] if p.endswith(".cu")))
+        files = by_folder[name]
+        skip = _included_only("src/" + name, files)
+        out.extend(sorted(p for p in files
+                          if p.endswith(".cu") and p not in skip))
     return out
 
 
