@@ -19,11 +19,17 @@ depends on which header its includes resolve to:
         #include <util.cuh>, where a util.cuh may #include_next another;
   b.cu  #if __has_include("feat.cuh") around a divergent barrier;
   c.cu  includes feat.cuh when there is one, which may define a macro.
+  d.cu  #include "p.cuh" then "q.cuh" (beside it), where q.cuh is a copy
+        of p.cuh, a symlink to it or a hard link to it (issue 38 G1): a
+        `#pragma once` header entered twice or once, which decides whether
+        a macro hides a finding or whether a definition is redefined.
 The steps (one to three per iteration): a header that shadows the one an
 include finds now (beside the main files or earlier in -I), a feat.cuh that
 appears or goes (__has_include flips), a header written anywhere in any
 version, deleted, or rewritten unchanged (a new modification time), a
-folder removed or created, and a new -I list (order and members).
+folder removed or created, a new -I list (order and members), and q.cuh
+made a copy, a symlink or a hard link of p.cuh (same bytes, another
+identity), or p.cuh given another version.
 """
 import argparse
 import os
@@ -56,6 +62,15 @@ VERSIONS = {
     ],
 }
 
+# p.cuh's versions; q.cuh is always p.cuh's bytes (a copy or a link), so
+# only the identity of the two decides what d.cu reports.
+ONCE_VERSIONS = [
+    "#pragma once\n#ifdef ONCE_SEEN\n#define TWICE 1\n#endif\n#define ONCE_SEEN 1\n",
+    # Entered twice: a compile error (errors are never cached, and must
+    # match too).
+    "#pragma once\n__device__ int once_counter;\n",
+]
+
 MAIN_FILES = {
     "a.cu": '#include "h.cuh"\n#include <util.cuh>\n'
             "__global__ void ka(float *d, int n) {\n"
@@ -72,6 +87,13 @@ MAIN_FILES = {
             "__global__ void kc(float *d) {\n"
             "#ifdef FEAT_DIVERGES\n  if (threadIdx.x < 2)\n    __syncthreads();\n#endif\n"
             "  d[threadIdx.x] = 1;\n}\n",
+    "d.cu": '#include "p.cuh"\n#include "q.cuh"\n'
+            "__global__ void kd(float *d, int n) {\n"
+            "  __shared__ float t[256];\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "#ifndef TWICE\n  if (i >= n)\n    return;\n#endif\n"
+            "  t[threadIdx.x] = d[i];\n  __syncthreads();\n"
+            "  d[i] = t[blockDim.x - 1 - threadIdx.x];\n}\n",
 }
 
 
@@ -96,6 +118,25 @@ class Project:
         # A start where everything resolves.
         self.write("inc3", "h.cuh", 0)
         self.write("inc3", "util.cuh", 0)
+        self.write_once(0)
+        self.link_twin("copy")
+
+    def write_once(self, version):
+        """p.cuh in place (a hard-linked q.cuh sees the new bytes too)."""
+        with open(self.path(".", "p.cuh"), "w") as f:
+            f.write(ONCE_VERSIONS[version])
+
+    def link_twin(self, how):
+        """q.cuh: a copy of p.cuh, a symlink to it, or a hard link."""
+        twin = self.path(".", "q.cuh")
+        if os.path.lexists(twin):
+            os.remove(twin)
+        if how == "copy":
+            shutil.copyfile(self.path(".", "p.cuh"), twin)
+        elif how == "symlink":
+            os.symlink("p.cuh", twin)
+        else:
+            os.link(self.path(".", "p.cuh"), twin)
 
     def path(self, folder, name):
         return os.path.join(self.root, folder, name)
@@ -123,8 +164,18 @@ class Project:
         leave a stale entry behind (a header that shadows the one found, a
         __has_include that flips) are the likeliest."""
         rng = self.rng
-        kind = rng.choice(["shadow"] * 3 + ["flip"] * 2 +
+        kind = rng.choice(["shadow"] * 3 + ["flip"] * 2 + ["link"] * 2 +
                           ["write", "write", "delete", "touch", "includes", "folder"])
+        if kind == "link":
+            if rng.random() < 0.25:
+                version = rng.randrange(len(ONCE_VERSIONS))
+                self.write_once(version)
+                if not os.path.samefile(self.path(".", "p.cuh"), self.path(".", "q.cuh")):
+                    self.link_twin("copy")
+                return "link: p.cuh version %d (q.cuh the same bytes)" % version
+            how = rng.choice(["copy", "symlink", "hardlink"])
+            self.link_twin(how)
+            return "link: q.cuh made a %s of p.cuh" % how
         if kind == "shadow":
             name = rng.choice(["h.cuh", "util.cuh"])
             found, order = self.resolves(name, quoted=name == "h.cuh")

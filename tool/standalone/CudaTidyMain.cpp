@@ -116,6 +116,12 @@ static cl::opt<std::string>
 static cl::opt<bool> ListChecks("list-checks",
                                 cl::desc("List the enabled checks and exit."),
                                 cl::cat(Category));
+static cl::opt<bool> AllowNoChecks(
+    "allow-no-checks",
+    cl::desc("When the configuration enables no check, print \"No checks "
+             "enabled.\" and exit 0 instead of failing (exit 2), as "
+             "clang-tidy does."),
+    cl::cat(Category));
 static cl::opt<bool> DumpConfig("dump-config",
                                 cl::desc("Print the effective configuration "
                                          "and exit."),
@@ -184,10 +190,11 @@ static cl::opt<OutputFormat> Format(
     cl::init(OutputFormat::Text), cl::cat(Category));
 static cl::opt<std::string>
     OutputFile("output",
-               cl::desc("Write the report to this file (written "
-                        "atomically) instead of standard output; with "
-                        "--format=html, the folder of its pages (new, "
-                        "empty, or an earlier report's)."),
+               cl::desc("Write the report of a machine format to this "
+                        "file (written atomically) instead of standard "
+                        "output; with --format=html, the folder of its "
+                        "pages (new, empty, or an earlier report's). Not "
+                        "with the text format (exit 2)."),
                cl::value_desc("filename"), cl::cat(Category));
 static cl::opt<std::string> Baseline(
     "baseline",
@@ -230,12 +237,15 @@ static cl::opt<bool> JoinIndex(
 static cl::opt<unsigned>
     Jobs("j", cl::desc("Analyze this many files at once (default 1)."),
          cl::init(1), cl::Prefix, cl::cat(Category));
+// A default, so that one hostile file (issue 16 F10: else-if chains that
+// are quadratic in clang's own lookup) cannot hang a CI job: the slowest
+// real file measured (docs/performance.md) takes seconds, not minutes.
 static cl::opt<double> FileTimeLimit(
     "file-time-limit",
     cl::desc("Abandon a file whose analysis takes longer than this many "
              "seconds: it is reported as failed (exit 3) with no findings, "
-             "and the other files still run (default 0: no limit)."),
-    cl::value_desc("seconds"), cl::init(0), cl::cat(Category));
+             "and the other files still run (default 300; 0: no limit)."),
+    cl::value_desc("seconds"), cl::init(300), cl::cat(Category));
 static cl::opt<unsigned> FileMemoryLimit(
     "file-memory-limit",
     cl::desc("Abandon a file whose analysis holds more than this many MiB "
@@ -302,6 +312,16 @@ static cl::opt<std::string> CacheMaxSize(
 #ifndef CUDA_TIDY_CLANG_RESOURCE_DIR
 #define CUDA_TIDY_CLANG_RESOURCE_DIR ""
 #endif
+#ifndef CUDA_TIDY_BUNDLED_RESOURCE_DIR
+#define CUDA_TIDY_BUNDLED_RESOURCE_DIR ""
+#endif
+
+/// NO_COLOR (https://no-color.org): set and not empty, no colour on a
+/// terminal either, unless --use-color asks for it.
+static bool noColorRequested() {
+  std::optional<std::string> NoColor = llvm::sys::Process::GetEnv("NO_COLOR");
+  return NoColor && !NoColor->empty();
+}
 
 static void printVersion(llvm::raw_ostream &OS) {
   OS << "cuda-tidy " << CUDA_TIDY_VERSION << " (clang-tidy library of LLVM "
@@ -378,7 +398,7 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   }
   ClangTidyOptions Defaults;
   // The advisory check is opt-in: it reports code that is correct today.
-  Defaults.Checks = "-*,cuda-*,-cuda-prefer-tile-collectives,-cuda-shared-memory-race,-cuda-implicit-warp-sync";
+  Defaults.Checks = "-*,cuda-*,-cuda-prefer-tile-collectives,-cuda-shared-memory-race,-cuda-implicit-warp-sync,-cuda-missing-fence";
   Defaults.WarningsAsErrors = "";
   // The project's own headers are reported, as clang-tidy 22 (and so the
   // plugin) does by default; the toolkit's and the system's stay out.
@@ -408,6 +428,8 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
     Overrides.SystemHeaders = SystemHeaders;
   if (UseColor.getNumOccurrences())
     Overrides.UseColor = UseColor;
+  else if (noColorRequested())
+    Overrides.UseColor = false;
 
   auto FS = llvm::vfs::getRealFileSystem();
   auto FromText = [&](llvm::StringRef Text, llvm::StringRef Source)
@@ -485,6 +507,16 @@ loadProjectDatabase(llvm::StringRef FirstSource) {
               llvm::toString(Parsed.takeError()));
       }
     }
+    // A folder with neither database clang reads: one line that says so
+    // and what to do, not clang's three loaders' messages (issue 37 §3).
+    llvm::SmallString<256> FlagsPath(BuildPath);
+    llvm::sys::path::append(FlagsPath, "compile_flags.txt");
+    if (!llvm::sys::fs::exists(JsonPath) && !llvm::sys::fs::exists(FlagsPath))
+      return llvm::createStringError(
+          "cannot load a compile database from '" + BuildPath +
+          "': no compile_commands.json there (configure with "
+          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or give the compile flags "
+          "after --)");
     auto Database =
         tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
     if (!Database)
@@ -706,6 +738,15 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
           "--output=DIR");
     return ExitUsageError;
   }
+  // The text report is printed as each file finishes, to standard output
+  // and standard error together as clang-tidy prints it; --output with it
+  // was ignored without a word (issue 38 G14).
+  if (Format == OutputFormat::Text && OutputFile.getNumOccurrences()) {
+    error("--output needs a machine format (--format=json, sarif, github, "
+          "rdjson, codequality, junit or html); the text report goes to "
+          "standard output: redirect it");
+    return ExitUsageError;
+  }
   // Before any file is analyzed: a folder the report may not take (the
   // project's own index.html, a file, report.html) costs no analysis.
   if (Format == OutputFormat::Html)
@@ -810,6 +851,12 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
             "' in --source-filter: " + Problem);
       return ExitUsageError;
     }
+  }
+  if (EnabledChecks.empty() && AllowNoChecks) {
+    // clang-tidy 22's words and status: a project that turns every check
+    // off on purpose (a folder's .clang-tidy) is not an error.
+    llvm::outs() << "No checks enabled.\n";
+    return ExitSuccess;
   }
   if (EnabledChecks.empty()) {
     // Most often a .clang-tidy written for clang-tidy's own checks
@@ -972,7 +1019,8 @@ StandaloneRun::Stop StandaloneRun::configureCommands() {
   Settings.Pass = Pass;
   Settings.GpuArchs = std::move(GpuArchs);
   Settings.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
-  Settings.ResourceDir = CUDA_TIDY_CLANG_RESOURCE_DIR;
+  Settings.ResourceDir = findClangResourceDir(
+      Executable, CUDA_TIDY_BUNDLED_RESOURCE_DIR, CUDA_TIDY_CLANG_RESOURCE_DIR);
   if (!NoNvccCompat) {
     NvccCompat Compat =
         findNvccCompat(Executable, CUDA_TIDY_COMPAT_HEADER, Settings.ResourceDir);
@@ -1084,6 +1132,15 @@ StandaloneRun::Stop StandaloneRun::readGates() {
         return ExitUsageError;
       }
       DiffText = (*Stdin)->getBuffer().str();
+      // Nothing changed, or the command that was to write the diff failed
+      // (`git diff bad-ref | cuda-tidy --diff=-` without pipefail): the two
+      // look alike here, and the second would pass the gate with every
+      // finding hidden (issue 38 G17). Not an error, but never silent.
+      if (llvm::StringRef(DiffText).trim().empty())
+        llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+            << "--diff=-: the diff on standard input is empty, so every "
+               "finding is on an unchanged line; if the command that writes "
+               "it can fail, run the pipeline with 'set -o pipefail'\n";
     } else {
       auto FromGit = gitDiffAgainst(Diff, Root);
       if (!FromGit) {
@@ -1165,6 +1222,9 @@ void StandaloneRun::analyze() {
                                   ? FileMemoryLimit.getValue()
                                   : defaultFileMemoryLimitMiB();
     HowToRun.FileMemoryLimitBytes = MiB * 1024ULL * 1024;
+    if (MiB)
+      HowToRun.ProcessMemoryBudgetBytes =
+          processMemoryBudgetBytes(HowToRun.FileMemoryLimitBytes);
     if (MiB && FileMemoryLimit.getNumOccurrences() && !memoryBudgetEnforced())
       llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
           << "--file-memory-limit is not enforced in a sanitizer build\n";
@@ -1173,7 +1233,8 @@ void StandaloneRun::analyze() {
       Analyzed, *Compilations,
       [this] { return Index.withIndexOption(createOptionsProvider()); },
       HowToRun);
-  AnalysisFailed |= Run.TimedOut > 0 || Run.OverMemory > 0;
+  AnalysisFailed |= Run.TimedOut > 0 || Run.OverMemory > 0 ||
+                    Run.NotStarted > 0;
   Cache->finish(CacheStats);
   // The cross-file findings come once every file is done; with --index-dir
   // from the join instead, which sees every run's records.
@@ -1204,6 +1265,15 @@ StandaloneRun::Stop StandaloneRun::planJoin() {
     return ExitUsageError;
   }
   std::vector<std::string> Dirs(SourcePaths.begin(), SourcePaths.end());
+  // Folders another user, or anyone, may write are not joined, as
+  // --index-dir does not write to them (issue 38 G9: planted records added
+  // or hid cross-file findings without a word).
+  for (const std::string &Dir : Dirs)
+    if (llvm::sys::fs::is_directory(Dir))
+      if (llvm::Error E = checkIndexFolderOwner(Dir)) {
+        error("--join-index: " + escapeForTerminal(llvm::toString(std::move(E))));
+        return ExitUsageError;
+      }
   llvm::Expected<IndexFolders> Read = readIndexFolders(Dirs, CUDA_TIDY_VERSION);
   if (!Read) {
     error(llvm::toString(Read.takeError()));
@@ -1490,6 +1560,15 @@ int main(int Argc, const char **Argv) {
     return runAsCompilerLauncher(*Launcher, Executable);
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
+  // cuda-tidy's own messages ("cuda-tidy: error: ...") under NO_COLOR; the
+  // findings' colour follows --use-color (parseOptions).
+  if (noColorRequested() &&
+      llvm::none_of(llvm::ArrayRef(Argv, Argc), [](const char *Arg) {
+        llvm::StringRef A = llvm::StringRef(Arg).ltrim('-');
+        return A == "use-color" || A == "use-color=true" || A == "use-color=1";
+      }))
+    llvm::WithColor::setAutoDetectFunction(
+        [](const llvm::raw_ostream &) { return false; });
   std::optional<std::vector<std::string>> FlagsAfterDoubleDash =
       takeFlagsAfterDoubleDash(Argc, Argv);
   if (!cl::ParseCommandLineOptions(

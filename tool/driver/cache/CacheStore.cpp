@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <random>
 
 #ifdef __linux__
@@ -226,8 +227,12 @@ std::optional<Digest> ContentHasher::hashFile(llvm::StringRef Path) {
         It->second.MTime == MTime && It->second.Inode == Inode)
       return It->second.Hash;
   }
+  // Read, not mapped: a header truncated meanwhile would end the process
+  // with SIGBUS (issue 38 G4). (LLVM maps a volatile file too unless a null
+  // terminator is asked for.)
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+                                            /*RequiresNullTerminator=*/true,
+                                            /*IsVolatile=*/true);
   if (!Buffer)
     return std::nullopt;
   Known K;
@@ -254,6 +259,32 @@ bool dependenciesUnchanged(llvm::ArrayRef<FileDigest> Files,
       return false;
   }
   return true;
+}
+
+Digest sameFileDigest(llvm::ArrayRef<FileDigest> Files,
+                      llvm::ArrayRef<std::string> Found) {
+  std::vector<llvm::StringRef> Paths;
+  Paths.reserve(Files.size() + Found.size());
+  for (const FileDigest &File : Files)
+    Paths.push_back(File.Path);
+  llvm::append_range(Paths, Found);
+  llvm::sort(Paths);
+  Paths.erase(std::unique(Paths.begin(), Paths.end()), Paths.end());
+  KeyBuilder Key;
+  Key.add("cuda-tidy same files 1").add(static_cast<uint64_t>(Paths.size()));
+  std::map<llvm::sys::fs::UniqueID, uint64_t> First;
+  for (size_t I = 0; I < Paths.size(); ++I) {
+    llvm::sys::fs::file_status Status;
+    // (Through symlinks, as clang's file manager opens them.) A path that
+    // names nothing now differs from the entry anyway (its digest or its
+    // lookup fails); it groups with no other.
+    if (llvm::sys::fs::status(Paths[I], Status)) {
+      Key.add(~static_cast<uint64_t>(0));
+      continue;
+    }
+    Key.add(First.try_emplace(Status.getUniqueID(), I).first->second);
+  }
+  return Key.final();
 }
 
 //===----------------------------------------------------------------------===//

@@ -101,6 +101,20 @@ struct FileDigest {
 bool dependenciesUnchanged(llvm::ArrayRef<FileDigest> Files,
                            ContentHasher &Hasher);
 
+/// Which of the paths an entry depends on (the files it read and the paths
+/// it found) name one file, as the file system answers now (issue 38 G1).
+/// Clang knows a file by its device and inode: `#pragma once` and `#import`
+/// skip a header reached a second time through a symlink or a hard link, and
+/// enter an identical copy again. The same bytes under the same names can
+/// so give another parse once a copy becomes a link, or a link a copy; an
+/// entry records this digest of how its paths group by identity (each path,
+/// in sorted order, as the index of the first path that is the same file)
+/// and is used only while it still agrees. Only the grouping is kept, not
+/// the inode numbers: a header rewritten through a temporary file and a
+/// rename (a new inode, nothing else changed) keeps its entries.
+Digest sameFileDigest(llvm::ArrayRef<FileDigest> Files,
+                      llvm::ArrayRef<std::string> Found);
+
 /// The lookups a parse made, and what they found (issue 16 F2). The files a
 /// parse read are not enough to decide that it would read the same files
 /// again: a header that appears where the preprocessor looked first (beside

@@ -333,7 +333,7 @@ std::string PreambleCache::flagsKey(const CompilerInvocation &Invocation) {
 namespace {
 
 constexpr llvm::StringLiteral PreambleKeyVersion = "cuda-tidy preamble 8";
-constexpr uint32_t PayloadVersion = 7;
+constexpr uint32_t PayloadVersion = 8;
 
 /// How the PCH bytes of an entry are stored: as they are, or compressed
 /// with zstd (when LLVM has it). A file's own preamble is compressed:
@@ -782,6 +782,7 @@ PreambleCache::build(const CompilerInvocation &Invocation,
     Result->Dependencies = std::move(Callbacks.Dependencies);
     Result->Missing = Lookups->missing();
     Result->Found = Lookups->found(Result->Dependencies);
+    Result->SameFiles = sameFileDigest(Result->Dependencies, Result->Found);
     // Without the digest of every file it read, a preamble could not be
     // checked later: neither it nor its failure is kept.
     Result->Storable = Callbacks.Complete;
@@ -866,6 +867,7 @@ PreambleCache::build(const CompilerInvocation &Invocation,
                });
     mergePaths(Result->Missing, Shared->Missing);
     mergePaths(Result->Found, Shared->Found);
+    Result->SameFiles = sameFileDigest(Result->Dependencies, Result->Found);
   }
   return Result;
 }
@@ -892,6 +894,7 @@ void PreambleCache::store(const Digest &Key, const Preamble &P,
   }
   Meta.paths(P.Missing);
   Meta.paths(P.Found);
+  Meta.digest(P.SameFiles);
   Meta.u32(P.Span);
   Meta.u32(static_cast<uint32_t>(P.UserFiles.size()));
   for (const Preamble::UserFile &F : P.UserFiles) {
@@ -973,7 +976,8 @@ PreambleCache::load(const Digest &Key,
     Ok = In.str(D.Path) && In.digest(D.Hash);
     Result->Dependencies.push_back(std::move(D));
   }
-  Ok = Ok && In.paths(Result->Missing) && In.paths(Result->Found);
+  Ok = Ok && In.paths(Result->Missing) && In.paths(Result->Found) &&
+       In.digest(Result->SameFiles);
   // What the checks are shown of the user headers: an untrusted entry
   // names only offsets below the span, ranges in files it lists, and
   // nothing when it is unusable.
@@ -1041,7 +1045,9 @@ PreambleCache::load(const Digest &Key,
   // A header changed, or one appeared where the build found none: build
   // again (and replace the entry).
   if (!dependenciesUnchanged(Result->Dependencies, Hasher) ||
-      !lookupsUnchanged(Result->Missing, Result->Found))
+      !lookupsUnchanged(Result->Missing, Result->Found) ||
+      sameFileDigest(Result->Dependencies, Result->Found) !=
+          Result->SameFiles)
     return nullptr;
   Result->Usable = Usable;
   Result->IncludeCount = Count;

@@ -191,6 +191,9 @@ struct Preamble {
   /// without reading them (sorted).
   std::vector<std::string> Missing;
   std::vector<std::string> Found;
+  /// How Dependencies and Found group into files (sameFileDigest, issue 38
+  /// G1): a header entered twice or skipped by `#pragma once` is in the PCH.
+  Digest SameFiles{};
   /// The PCH, where the compiler finds it (an in-memory file).
   std::string PchPath;
   llvm::StringRef Pch;

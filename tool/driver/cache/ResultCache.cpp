@@ -12,7 +12,7 @@ namespace clang::tidy::cuda::driver {
 namespace {
 
 constexpr llvm::StringLiteral ResultKeyVersion = "cuda-tidy result 2";
-constexpr uint32_t PayloadVersion = 2;
+constexpr uint32_t PayloadVersion = 3;
 
 void writeMessage(PayloadWriter &Out, const tooling::DiagnosticMessage &M) {
   Out.str(M.Message);
@@ -97,6 +97,7 @@ std::string encodeResult(const StoredResult &Result) {
   }
   Out.paths(Result.Missing);
   Out.paths(Result.Found);
+  Out.digest(Result.SameFiles);
   const ClangTidyStats &S = Result.Stats;
   for (unsigned V :
        {S.ErrorsDisplayed, S.ErrorsIgnoredCheckFilter, S.ErrorsIgnoredNOLINT,
@@ -140,7 +141,8 @@ std::optional<StoredResult> decodeResult(llvm::StringRef Payload) {
       return std::nullopt;
     Result.Dependencies.push_back(std::move(D));
   }
-  if (!In.paths(Result.Missing) || !In.paths(Result.Found))
+  if (!In.paths(Result.Missing) || !In.paths(Result.Found) ||
+      !In.digest(Result.SameFiles))
     return std::nullopt;
   ClangTidyStats &S = Result.Stats;
   for (unsigned *V :
@@ -241,7 +243,9 @@ std::optional<StoredResult> ResultCache::lookup(const Digest &Key) {
     return std::nullopt;
   }
   if (!dependenciesUnchanged(Result->Dependencies, Hasher) ||
-      !lookupsUnchanged(Result->Missing, Result->Found)) {
+      !lookupsUnchanged(Result->Missing, Result->Found) ||
+      sameFileDigest(Result->Dependencies, Result->Found) !=
+          Result->SameFiles) {
     ++Disk.Counters.ResultMisses;
     return std::nullopt;
   }

@@ -15,7 +15,9 @@
 // before each hit, `__has_include` and `#include_next` that found nothing);
 // it is replayed only while every file still has those contents and every
 // one of those paths still names nothing (issue 16 F2: a new header that
-// shadows the old one, or a `__has_include` that flips, is analyzed).
+// shadows the old one, or a `__has_include` that flips, is analyzed), and
+// while those paths still group into the same files (issue 38 G1: a copy of
+// a header that became a link to it changes what `#pragma once` skips).
 //
 // Not cached: a file that did not compile (its errors may depend on files
 // that were missing), one with several compile commands, and runs that
@@ -53,6 +55,9 @@ struct StoredResult {
   /// and those it found without reading them (folders, `__has_include`).
   std::vector<std::string> Missing;
   std::vector<std::string> Found;
+  /// How Dependencies and Found group into files (sameFileDigest): the
+  /// identity that `#pragma once` goes by.
+  Digest SameFiles{};
 };
 
 /// Encodes and decodes a result; decode fails on anything malformed.

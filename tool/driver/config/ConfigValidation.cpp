@@ -414,8 +414,14 @@ clangTidyFilesFor(const std::vector<std::string> &Inputs) {
     while (!Dir.empty()) {
       llvm::SmallString<256> Candidate(Dir);
       llvm::sys::path::append(Candidate, ".clang-tidy");
+      // Any file there, not only a regular one: a FIFO or a link to
+      // /dev/zero is then refused when it is read (exit 2), as for
+      // .cuda-tidy.yaml, instead of being silently skipped (issue 38 G15).
+      // A folder of that name is no configuration.
+      llvm::sys::fs::file_status Status;
       if (Seen.insert(std::string(Candidate)).second &&
-          llvm::sys::fs::is_regular_file(Candidate))
+          !llvm::sys::fs::status(Candidate, Status) &&
+          Status.type() != llvm::sys::fs::file_type::directory_file)
         Files.push_back(std::string(Candidate));
       llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
       if (Parent == Dir)
@@ -431,16 +437,21 @@ void locateConfigurationProblem(const std::vector<std::string> &Inputs,
                                 llvm::raw_ostream &OS) {
   llvm::StringRef Option = Message.split("for option '").second.split('\'').first;
   if (!Option.empty())
-    for (const std::string &File : clangTidyFilesFor(Inputs))
-      if (auto Buffer = llvm::MemoryBuffer::getFile(File)) {
-        llvm::StringRef Text = (*Buffer)->getBuffer();
-        if (!Text.contains(Option))
-          continue;
-        auto [Line, Column] = positionOf(Text, Option);
-        OS << File << ":" << Line << ":" << Column << ": error: " << Message
-           << "\n";
-        return;
+    for (const std::string &File : clangTidyFilesFor(Inputs)) {
+      // (Not a FIFO or a device: that one's error is reported elsewhere.)
+      auto Buffer = readInputFile(File, ConfigFileMaxBytes);
+      if (!Buffer) {
+        llvm::consumeError(Buffer.takeError());
+        continue;
       }
+      llvm::StringRef Text = (*Buffer)->getBuffer();
+      if (!Text.contains(Option))
+        continue;
+      auto [Line, Column] = positionOf(Text, Option);
+      OS << File << ":" << Line << ":" << Column << ": error: " << Message
+         << "\n";
+      return;
+    }
   OS << "cuda-tidy: error: " << Message << "\n";
 }
 

@@ -12,6 +12,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
+
 namespace clang::tidy::cuda::driver {
 
 namespace {
@@ -116,6 +118,18 @@ private:
 std::vector<std::string> sanitizeCompileArguments(std::vector<std::string> &Args,
                                                   bool FromBuild) {
   std::vector<std::string> Notes;
+  // The driver takes `-Xclang=V` as `-Xclang V`: spelled so, a cc1 output
+  // flag went through (issue 38 G5). Split it, and check it as the other.
+  // (Not the value of an -X option: `-Xarch_device -Xclang=V` stays whole.)
+  for (size_t I = 1; I < Args.size() && Args[I] != "--"; ++I)
+    if (llvm::StringRef(Args[I]).starts_with("-Xclang=") &&
+        !llvm::StringRef(Args[I - 1]).starts_with("-X")) {
+      std::string Value = Args[I].substr(strlen("-Xclang="));
+      Args[I] = "-Xclang";
+      Args.insert(Args.begin() + static_cast<std::ptrdiff_t>(I) + 1,
+                  std::move(Value));
+      ++I;
+    }
   std::vector<std::string> Out;
   Out.reserve(Args.size());
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -131,19 +145,30 @@ std::vector<std::string> sanitizeCompileArguments(std::vector<std::string> &Args
       continue;
     }
     llvm::StringRef Arg(A);
-    // -fbracket-depth=N (driver) and -Xclang -fbracket-depth -Xclang N.
-    if (Arg.consume_front("-fbracket-depth=")) {
+    // -fbracket-depth=N (driver) and -Xclang -fbracket-depth -Xclang N; the
+    // constexpr and template depths the same way (issue 38 G6: a constexpr
+    // recursion 100,000 deep under -fconstexpr-depth=300000 overflowed the
+    // stack and took every file's findings; 50,000 passed).
+    bool Capped = false;
+    for (llvm::StringRef Flag :
+         {"-fbracket-depth=", "-fconstexpr-depth=", "-ftemplate-depth="}) {
+      llvm::StringRef Value = Arg;
+      if (!Value.consume_front(Flag))
+        continue;
       unsigned long long N = 0;
-      if (!Arg.getAsInteger(10, N) && N > MaxBracketDepth) {
-        Notes.push_back("lowered '" + A + "' to -fbracket-depth=" +
+      if (!Value.getAsInteger(10, N) && N > MaxBracketDepth) {
+        Notes.push_back("lowered '" + A + "' to " + Flag.str() +
                         std::to_string(MaxBracketDepth) +
                         ": deeper nesting would overflow the stack");
-        Out.push_back("-fbracket-depth=" + std::to_string(MaxBracketDepth));
-        continue;
+        Out.push_back(Flag.str() + std::to_string(MaxBracketDepth));
+      } else {
+        Out.push_back(A);
       }
-      Out.push_back(A);
-      continue;
+      Capped = true;
+      break;
     }
+    if (Capped)
+      continue;
     if (A == "-Xclang" && I + 1 < Args.size()) {
       llvm::StringRef Value(Args[I + 1]);
       bool TakesNext = false;
@@ -178,8 +203,74 @@ std::vector<std::string> sanitizeCompileArguments(std::vector<std::string> &Args
       ++I;
       continue;
     }
+    // A configuration file (`--config=F`, and the folders clang looks for
+    // one in) holds flags no one here checks: its `-Xclang -stats-file=F`
+    // or `-MD -MF F` wrote files (issue 38 G5).
+    if (Arg == "--config" || Arg.starts_with("--config=") ||
+        Arg == "--config-system-dir" || Arg.starts_with("--config-system-dir=") ||
+        Arg == "--config-user-dir" || Arg.starts_with("--config-user-dir=")) {
+      std::string Dropped = A;
+      if (!Arg.contains('=') && I + 1 < Args.size()) {
+        Dropped += " " + Args[I + 1];
+        ++I;
+      }
+      Notes.push_back("dropped '" + Dropped + "': its configuration file's "
+                      "flags are not checked for ones that write files");
+      continue;
+    }
+    // Preprocessor flags the driver passes on (`-Wp,-MD,F`,
+    // `-Xpreprocessor -MD`): checked as driver and cc1 flags are (issue 38
+    // G5: `-Wp,-MD,F` and `-Wp,-MMD,F` wrote F).
+    if (Arg.starts_with("-Wp,") ||
+        (Arg == "-Xpreprocessor" && I + 1 < Args.size())) {
+      llvm::SmallVector<llvm::StringRef, 4> Pieces;
+      std::string Dropped = A;
+      if (Arg == "-Xpreprocessor") {
+        Pieces.push_back(Args[I + 1]);
+        Dropped += " " + Args[I + 1];
+      } else {
+        Arg.drop_front(strlen("-Wp,")).split(Pieces, ',');
+      }
+      Writes W = Writes::No;
+      for (llvm::StringRef Piece : Pieces) {
+        bool Unused = false;
+        const Writes P = writingDriverFlag(Piece, Unused);
+        if (P == Writes::Other || isWritingCc1Option(Piece, Unused))
+          W = Writes::Other;
+        else if (P == Writes::Output && W == Writes::No)
+          W = Writes::Output;
+      }
+      if (W == Writes::No) {
+        Out.push_back(A);
+        continue;
+      }
+      // (-Xpreprocessor -MF -Xpreprocessor F: the value goes too.)
+      if (Arg == "-Xpreprocessor") {
+        ++I;
+        bool TakesNext = false;
+        (void)writingDriverFlag(Args[I], TakesNext);
+        if (TakesNext && I + 2 < Args.size() &&
+            Args[I + 1] == "-Xpreprocessor") {
+          Dropped += " -Xpreprocessor " + Args[I + 2];
+          I += 2;
+        }
+      }
+      if (W == Writes::Other || !FromBuild)
+        Notes.push_back("dropped '" + Dropped +
+                        "': it makes the compiler write a file");
+      continue;
+    }
     // -Xarch_device -ftime-trace and the like: the flag is the next one.
     if (Arg.starts_with("-Xarch_") && I + 1 < Args.size()) {
+      // `-Xarch_device -Xclang=-x`: the driver's "invalid Xarch argument"
+      // crashed clang-tidy's diagnostic consumer, and the whole run with it
+      // (issue 38 G6; clang-tidy-22 crashes the same way).
+      if (llvm::StringRef(Args[I + 1]).starts_with("-Xclang")) {
+        Notes.push_back("dropped '" + A + " " + Args[I + 1] +
+                        "': -Xclang cannot be passed through -Xarch_");
+        ++I;
+        continue;
+      }
       bool TakesNext = false;
       if (writingDriverFlag(Args[I + 1], TakesNext) != Writes::No) {
         Notes.push_back("dropped '" + A + " " + Args[I + 1] +

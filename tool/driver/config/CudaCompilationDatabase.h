@@ -49,12 +49,16 @@ inline constexpr unsigned MaxBracketDepth = 16384;
 
 /// Makes one compile command safe to run (issue 16 F7, F11), from the
 /// argument after the compiler up to a `--`:
-///  - a -fbracket-depth above MaxBracketDepth is lowered to it;
+///  - a -fbracket-depth, -fconstexpr-depth or -ftemplate-depth above
+///    MaxBracketDepth is lowered to it (issue 38 G6);
+///  - `-Xarch_* -Xclang...` is dropped (its driver error crashed the run);
 ///  - flags that make the compiler write a file are dropped:
-///    `-Xclang -stats-file=F` and the other cc1 outputs passed through
-///    -Xclang, --serialize-diagnostics, -ftime-trace, -save-temps,
-///    -save-stats, -fproc-stat-report=, -fcrash-diagnostics-dir=, -MJ,
-///    -dumpdir, and -o, -MD, -MMD, -MF.
+///    `-Xclang -stats-file=F` (or `-Xclang=-stats-file=F`) and the other
+///    cc1 outputs passed through -Xclang, --serialize-diagnostics,
+///    -ftime-trace, -save-temps, -save-stats, -fproc-stat-report=,
+///    -fcrash-diagnostics-dir=, -MJ, -dumpdir, and -o, -MD, -MMD, -MF, also
+///    inside `-Wp,` and `-Xpreprocessor`; and `--config` files, whose
+///    flags are not seen here (issue 38 G5).
 /// Returns a note for each change worth a warning. The outputs every build
 /// command has (-o, -MD, -MMD, -MF) are dropped silently when \p FromBuild
 /// (clang's tooling drops them from a database's commands anyway), and

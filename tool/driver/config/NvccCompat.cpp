@@ -72,6 +72,19 @@ NvccCompat findNvccCompat(llvm::StringRef Executable,
   return Found;
 }
 
+std::string findClangResourceDir(llvm::StringRef Executable,
+                                 llvm::StringRef BundledPath,
+                                 llvm::StringRef BuiltInPath) {
+  if (!Executable.empty() && !BundledPath.empty()) {
+    llvm::SmallString<256> Bundled(llvm::sys::path::parent_path(Executable));
+    llvm::sys::path::append(Bundled, "..", BundledPath);
+    llvm::sys::path::remove_dots(Bundled, /*remove_dot_dot=*/true);
+    if (isFile(Bundled + "/include/__clang_cuda_runtime_wrapper.h"))
+      return Bundled.str().str();
+  }
+  return BuiltInPath.str();
+}
+
 void addNvccCompat(std::vector<std::string> &Args, llvm::StringRef File,
                    llvm::StringRef Header, llvm::StringRef HostIncludeDir) {
   if (Args.empty() || !isCudaCommand(Args, File))

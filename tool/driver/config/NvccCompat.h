@@ -42,6 +42,16 @@ NvccCompat findNvccCompat(llvm::StringRef Executable,
                               "/usr/lib/gcc/x86_64-linux-gnu",
                               "/usr/lib/gcc/aarch64-linux-gnu"});
 
+/// clang's resource folder (its builtin and CUDA wrapper headers): the copy
+/// an install bundles, `<dir of Executable>/../<BundledPath>`, when it holds
+/// clang's CUDA wrapper header; else \p BuiltInPath, the folder of the LLVM
+/// the binary was built against. The bundled copy comes first so that an
+/// installed tree, moved or unpacked anywhere, never reads the build
+/// machine's LLVM, and runs where that LLVM is absent.
+std::string findClangResourceDir(llvm::StringRef Executable,
+                                 llvm::StringRef BundledPath,
+                                 llvm::StringRef BuiltInPath);
+
 /// Adds `-include Header` and `-idirafter Dir` to a CUDA command \p Args
 /// (driver first) that does not already include the header. Nothing for a
 /// command that is not CUDA or when both are empty.

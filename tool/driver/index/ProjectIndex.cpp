@@ -166,10 +166,15 @@ namespace {
 /// The index folder of the run, for the signal handler (one ProjectIndex a
 /// process; empty when none).
 char InterruptedIndexDir[4096];
-struct sigaction PreviousActions[3];
-constexpr int CleanupSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+/// Every signal whose default ends the process and that a run meets in
+/// practice: an interrupt, a kill, a closed terminal (issue 16 F14), a
+/// closed pipe (`cuda-tidy ... | head -1`), SIGQUIT and an alarm (issue 38
+/// G16: those three left the folder).
+constexpr int CleanupSignals[6] = {SIGINT,  SIGTERM, SIGHUP,
+                                   SIGPIPE, SIGQUIT, SIGALRM};
+struct sigaction PreviousActions[std::size(CleanupSignals)];
 
-/// On SIGINT, SIGTERM or SIGHUP: removes the index folder (the records in
+/// On one of CleanupSignals: removes the index folder (the records in
 /// it, then the folder), then lets the signal do what it did before
 /// (LLVM's handler, then the default: the process ends with that signal).
 /// Issue 16 F14: an interrupted run left cuda-tidy-index-* folders behind.
@@ -200,8 +205,14 @@ void removeIndexOnSignals(llvm::StringRef Dir) {
   struct sigaction Action = {};
   Action.sa_handler = removeIndexOnSignal;
   sigemptyset(&Action.sa_mask);
-  for (size_t I = 0; I < std::size(CleanupSignals); ++I)
+  for (size_t I = 0; I < std::size(CleanupSignals); ++I) {
     ::sigaction(CleanupSignals[I], &Action, &PreviousActions[I]);
+    // A signal the parent ignores (SIGPIPE often is) stays ignored: it does
+    // not end the process, so there is nothing to clean up after.
+    if (PreviousActions[I].sa_handler == SIG_IGN &&
+        !(PreviousActions[I].sa_flags & SA_SIGINFO))
+      ::sigaction(CleanupSignals[I], &PreviousActions[I], nullptr);
+  }
 }
 
 void keepIndexOnSignals(llvm::StringRef Dir) {
@@ -358,7 +369,13 @@ llvm::Expected<std::string> prepareIndexFolder(llvm::StringRef DirArg) {
   llvm::Expected<std::string> Made = makePrivateFolder(DirArg);
   if (!Made)
     return Made.takeError();
-  const std::string &Dir = *Made;
+  if (llvm::Error E = checkIndexFolderOwner(*Made))
+    return std::move(E);
+  return *Made;
+}
+
+llvm::Error checkIndexFolderOwner(llvm::StringRef DirArg) {
+  const std::string Dir = DirArg.str();
   struct stat St;
   if (::stat(Dir.c_str(), &St) != 0)
     return errorWithErrno("cannot open '" + Dir + "'");
@@ -374,7 +391,7 @@ llvm::Expected<std::string> prepareIndexFolder(llvm::StringRef DirArg) {
     return llvm::createStringError(
         std::make_error_code(std::errc::permission_denied),
         "'" + Dir + "' is writable by other users (chmod 700 it)");
-  return std::string(Dir);
+  return llvm::Error::success();
 }
 
 llvm::Error

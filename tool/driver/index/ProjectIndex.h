@@ -77,6 +77,12 @@ std::string indexFileName(llvm::StringRef MainFile);
 /// would become findings). Returns the folder's absolute, cleaned path.
 llvm::Expected<std::string> prepareIndexFolder(llvm::StringRef Dir);
 
+/// An error unless \p Dir is a folder of this user's that no one else may
+/// write: records planted in one would become (or hide) findings. What
+/// prepareIndexFolder checks, and --join-index of each folder it reads
+/// (issue 38 G9).
+llvm::Error checkIndexFolderOwner(llvm::StringRef Dir);
+
 /// Writes, into \p Dir (see prepareIndexFolder), one record file for each
 /// of \p MainFiles, holding those of \p Records whose main file it is: one
 /// per compile command of the file that recorded something (an arch, a

@@ -16,8 +16,12 @@ SourceLines::FileLines &SourceLines::load(llvm::StringRef File) {
   FileLines &Lines = It->second;
   if (!Inserted)
     return Lines;
+  // Read, not mapped: a source truncated meanwhile would end the process
+  // with SIGBUS (issue 38 G4). (LLVM maps a volatile file too unless a null
+  // terminator is asked for.)
   auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+                                            /*RequiresNullTerminator=*/true,
+                                            /*IsVolatile=*/true);
   if (!Buffer)
     return Lines;
   Lines.Text = (*Buffer)->getBuffer().str();

@@ -24,8 +24,19 @@ std::string contentHash(llvm::StringRef Bytes) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Bytes)));
 }
 
+/// The file's bytes, read into memory this process owns: a mapped file
+/// edited in place would change under the hash or the fix, and one
+/// truncated would end the process with SIGBUS (issue 38 G4). (LLVM maps
+/// a volatile file too unless a null terminator is asked for.)
+static llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+readOwned(llvm::StringRef Path) {
+  return llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/true,
+                                     /*IsVolatile=*/true);
+}
+
 static std::optional<std::string> hashOfFile(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, false, false);
+  auto Buffer = readOwned(Path);
   if (!Buffer)
     return std::nullopt;
   return contentHash((*Buffer)->getBuffer());
@@ -59,7 +70,8 @@ void FileSnapshots::recordParsed(llvm::StringRef Path, llvm::StringRef Hash) {
   }
 }
 
-bool FileSnapshots::changedSince(llvm::StringRef Path) const {
+bool FileSnapshots::changedSince(llvm::StringRef Path,
+                                 std::optional<llvm::StringRef> Bytes) const {
   std::string Key = canonicalPath(Path);
   std::string Expected;
   {
@@ -71,7 +83,9 @@ bool FileSnapshots::changedSince(llvm::StringRef Path) const {
       return true;
     Expected = It->second.Hash;
   }
-  auto Now = hashOfFile(Path);
+  std::optional<std::string> Now =
+      Bytes ? std::optional<std::string>(contentHash(*Bytes))
+            : hashOfFile(Path);
   return !Now || *Now != Expected;
 }
 
@@ -249,16 +263,18 @@ FixSummary applyFixes(llvm::ArrayRef<ClangTidyError> Errors, bool FromNotes,
   std::set<std::string> Refused;
   for (const auto &[Path, Replacements] : ByFile) {
     Refused.insert(Path); // until it is written
-    if (Snapshots.changedSince(Path)) {
-      Log << "cuda-tidy: error: '" << Path
-          << "' changed since it was analyzed; its fixes were not written\n";
-      ++Summary.FilesRefused;
-      continue;
-    }
-    auto Buffer = llvm::MemoryBuffer::getFile(Path, false, false);
+    // Read once: the bytes compared with the snapshot are the bytes the
+    // fixes are applied to (issue 38 G4).
+    auto Buffer = readOwned(Path);
     if (!Buffer) {
       Log << "cuda-tidy: error: cannot read '" << Path
           << "': " << Buffer.getError().message() << "\n";
+      ++Summary.FilesRefused;
+      continue;
+    }
+    if (Snapshots.changedSince(Path, (*Buffer)->getBuffer())) {
+      Log << "cuda-tidy: error: '" << Path
+          << "' changed since it was analyzed; its fixes were not written\n";
       ++Summary.FilesRefused;
       continue;
     }

@@ -428,6 +428,15 @@ gitDiffAgainst(llvm::StringRef Ref, llvm::StringRef Directory) {
     llvm::SmallVector<llvm::StringRef, 8> Keys;
     llvm::StringRef(*Filters).split(Keys, '\n', -1, false);
     for (llvm::StringRef Key : Keys) {
+      // `git -c` splits its argument at the first `=`: a filter named
+      // `a=b` could not be emptied that way, and its command would run
+      // (issue 38 G7). No such name is needed; refuse it.
+      if (Key.contains('='))
+        return llvm::createStringError(
+            "the repository configures a git filter whose name contains "
+            "'=' ('" +
+            Key.trim().str() +
+            "'), which cannot be turned off for 'git diff'; not running it");
       Config.emplace_back("-c");
       Config.push_back(Key.trim().str() + "=");
     }

@@ -27,7 +27,7 @@ h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.5em}
 table{border-collapse:collapse}
 #findings th,#findings td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
 #findings th{background:#f2f2f2;cursor:pointer}
-.tier-definite{color:#a00}.tier-potential{color:#a60}.tier-advisory{color:#06a}.tier-compiler-error{color:#600}
+.tier-definite{color:#a00}.tier-potential{color:#a60}.tier-guideline{color:#555}.tier-advisory{color:#06a}.tier-compiler-error{color:#600}
 .source{font:13px/1.35 ui-monospace,monospace;border:1px solid #ddd;margin:.5em 0}
 .source td{padding:0 .6em;white-space:pre}
 .source .ln{color:#888;text-align:right;user-select:none}
@@ -272,7 +272,8 @@ void writeFindingPage(llvm::raw_ostream &OS, const Finding &F, size_t Index,
 
 void writeIndex(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                 const ReportContext &Context) {
-  pageStart(OS, "cuda-tidy: " + std::to_string(Findings.size()) + " findings");
+  pageStart(OS, "cuda-tidy: " + std::to_string(Findings.size()) +
+                    (Findings.size() == 1 ? " finding" : " findings"));
   OS << "<h1>cuda-tidy " << escapeMarkup(Context.ToolVersion) << ": <span id='count'>"
      << Findings.size() << "</span> finding" << (Findings.size() == 1 ? "" : "s")
      << "</h1>\n";

@@ -108,10 +108,21 @@ withPrintableFileNames(llvm::ArrayRef<ClangTidyError> Errors,
     auto It = Renamed.try_emplace(Name, escapeForTerminal(Name)).first;
     return It->second;
   };
+  // Messages too: a cross-file finding's note, kernel name and sync
+  // spelling come from --join-index records, which anyone who can write the
+  // folder writes; a newline there once started a line of the log of its
+  // own (`::error file=...::` in a GitHub Actions log; issue 38 G13).
+  auto PrintedText = [](std::string &Text) {
+    if (needsTerminalEscape(Text))
+      Text = escapeForTerminal(Text);
+  };
   for (ClangTidyError &Error : Out) {
     Error.Message.FilePath = Printed(Error.Message.FilePath);
-    for (tooling::DiagnosticMessage &Note : Error.Notes)
+    PrintedText(Error.Message.Message);
+    for (tooling::DiagnosticMessage &Note : Error.Notes) {
       Note.FilePath = Printed(Note.FilePath);
+      PrintedText(Note.Message);
+    }
     llvm::StringMap<tooling::Replacements> Fix;
     for (auto &[File, Replacements] : Error.Message.Fix) {
       const std::string To = Printed(File.str());
@@ -144,6 +155,8 @@ withPrintableFileNames(llvm::ArrayRef<ClangTidyError> Errors,
 static const char *levelName(const Finding &F) {
   return F.Level == Finding::Severity::Error ? "error" : "warning";
 }
+
+static const char *sarifLevel(const Finding &F);
 
 /// \p Value as indented JSON text, with DEL and the C1 controls (U+0080 to
 /// U+009F), which llvm::json leaves raw in strings and some terminals act
@@ -210,6 +223,7 @@ void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
     llvm::json::Object Item = pointJson(F.Where, Context);
     Item["check"] = F.Check;
     Item["level"] = levelName(F);
+    Item["tier"] = tierOf(F).str();
     Item["compilerError"] = F.IsCompilerError;
     Item["message"] = F.Message;
     Item["notes"] = std::move(Notes);
@@ -275,7 +289,8 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
   // made from a StringRef does not copy it, and the compiler-error rule's
   // summary is a temporary (issue 15: its descriptions were freed memory).
   auto AddRule = [&](llvm::StringRef Id, llvm::StringRef Summary,
-                     std::string HelpUri, std::string HelpText) {
+                     std::string HelpUri, std::string HelpText,
+                     const char *DefaultLevel = "warning") {
     RuleIndex[Id.str()] = Rules.size();
     llvm::json::Object Rule{
         {"id", Id.str()},
@@ -283,14 +298,18 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
         {"shortDescription", llvm::json::Object{{"text", Summary.str()}}},
         {"fullDescription", llvm::json::Object{{"text", Summary.str()}}},
         {"help", llvm::json::Object{{"text", std::move(HelpText)}}},
-        {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}};
+        {"defaultConfiguration", llvm::json::Object{{"level", DefaultLevel}}}};
     if (!HelpUri.empty())
       Rule["helpUri"] = std::move(HelpUri);
     Rules.push_back(std::move(Rule));
   };
   for (const CheckDescription &Check : allCheckDescriptions()) {
     std::string Help = Context.DocsBaseUri + checkDocumentationPath(Check.Name);
-    AddRule(Check.Name, Check.Summary, Help, "See " + Help);
+    // The level of the check's own findings: a guideline's and an
+    // advisory's are notes.
+    Finding Probe;
+    Probe.Check = Check.Name;
+    AddRule(Check.Name, Check.Summary, Help, "See " + Help, sarifLevel(Probe));
   }
   llvm::json::Array Results;
   for (const Finding &F : Findings) {
@@ -300,12 +319,14 @@ void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                                 ? "the compiler could not parse the file"
                                 : "diagnostic " + F.Check;
       AddRule(F.Check, Summary, "",
-              Summary + "; cuda-tidy analyzes only what compiles.");
+              Summary + "; cuda-tidy analyzes only what compiles.",
+              F.IsCompilerError ? "error" : "warning");
     }
     llvm::json::Object Result{
         {"ruleId", F.Check},
         {"ruleIndex", RuleIndex[F.Check]},
-        {"level", levelName(F)},
+        {"level", sarifLevel(F)},
+        {"properties", llvm::json::Object{{"tier", tierOf(F).str()}}},
         {"message", llvm::json::Object{{"text", F.Message}}},
         {"locations", llvm::json::Array{sarifLocation(F.Where, Context)}},
         {"partialFingerprints",
@@ -427,9 +448,41 @@ llvm::StringRef tierOf(const Finding &F) {
     if (Check.Name == F.Check &&
         llvm::StringRef(Check.Summary).starts_with("opt-in advisory"))
       return "advisory";
+  // A handle passed by value works; the Programming Guide recommends a
+  // reference. Most findings on real code are this one (29 of 35 on
+  // cuda-samples, issue 37), so it must not read as a bug.
+  if (F.Check == "cuda-group-by-value")
+    return "guideline";
   if (llvm::StringRef(F.Message).contains("potential:"))
     return "potential";
   return "definite";
+}
+
+ReviewSeverity severityOf(const Finding &F) {
+  const llvm::StringRef Tier = tierOf(F);
+  if (Tier == "compiler error")
+    return ReviewSeverity::Blocker;
+  if (Tier == "guideline" || Tier == "advisory")
+    return ReviewSeverity::Note;
+  if (F.Level == Finding::Severity::Error)
+    return ReviewSeverity::Error;
+  return Tier == "potential" ? ReviewSeverity::Minor : ReviewSeverity::Warning;
+}
+
+/// SARIF's level: error, warning or note (a potential finding is a warning:
+/// SARIF has no level between warning and note).
+static const char *sarifLevel(const Finding &F) {
+  switch (severityOf(F)) {
+  case ReviewSeverity::Blocker:
+  case ReviewSeverity::Error:
+    return "error";
+  case ReviewSeverity::Warning:
+  case ReviewSeverity::Minor:
+    return "warning";
+  case ReviewSeverity::Note:
+    return "note";
+  }
+  return "warning";
 }
 
 std::string checkDocumentationUri(llvm::StringRef Check,
@@ -488,7 +541,9 @@ void writeRdJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
       Code["url"] = std::move(Uri);
     llvm::json::Object Diagnostic{
         {"message", std::move(Message)},
-        {"severity", F.Level == Finding::Severity::Error ? "ERROR" : "WARNING"},
+        {"severity", severityOf(F) >= ReviewSeverity::Error     ? "ERROR"
+                     : severityOf(F) == ReviewSeverity::Note ? "INFO"
+                                                             : "WARNING"},
         {"source", llvm::json::Object{{"name", "cuda-tidy"}}},
         {"code", std::move(Code)}};
     if (std::optional<llvm::json::Object> L = rdLocation(F.Where, Context))
@@ -524,6 +579,25 @@ void writeRdJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
   writeJsonText(OS, Result);
 }
 
+/// GitLab's five severities: blocker (did not compile), critical (promoted
+/// by --warnings-as-errors), major (definite), minor (potential), info
+/// (guideline, advisory).
+static const char *codeQualitySeverity(const Finding &F) {
+  switch (severityOf(F)) {
+  case ReviewSeverity::Blocker:
+    return "blocker";
+  case ReviewSeverity::Error:
+    return "critical";
+  case ReviewSeverity::Warning:
+    return "major";
+  case ReviewSeverity::Minor:
+    return "minor";
+  case ReviewSeverity::Note:
+    return "info";
+  }
+  return "major";
+}
+
 void writeCodeQuality(llvm::raw_ostream &OS,
                       const std::vector<Finding> &Findings,
                       const ReportContext &Context) {
@@ -539,10 +613,7 @@ void writeCodeQuality(llvm::raw_ostream &OS,
         {"check_name", F.Check},
         {"description", F.Message},
         {"categories", llvm::json::Array{"Bug Risk"}},
-        {"severity", F.IsCompilerError
-                         ? "blocker"
-                         : (F.Level == Finding::Severity::Error ? "critical"
-                                                                : "major")},
+        {"severity", codeQualitySeverity(F)},
         {"fingerprint", F.Fingerprint},
         {"location",
          llvm::json::Object{
@@ -562,7 +633,18 @@ std::string escapeMarkup(llvm::StringRef Text) {
   forEachUnsafeByte(
       Text,
       [&](llvm::StringRef Safe) {
-        for (char C : Safe)
+        for (size_t I = 0; I < Safe.size(); ++I) {
+          const char C = Safe[I];
+          // U+FFFE and U+FFFF are valid UTF-8 but no XML 1.0 character: a
+          // file name holding one made the JUnit report unreadable (issue
+          // 38 G12). As text, as the bytes that are not UTF-8 are.
+          if (C == '\xEF' && I + 2 < Safe.size() && Safe[I + 1] == '\xBF' &&
+              (Safe[I + 2] == '\xBE' || Safe[I + 2] == '\xBF')) {
+            Out += Safe[I + 2] == '\xBE' ? "\\xef\\xbf\\xbe"
+                                          : "\\xef\\xbf\\xbf";
+            I += 2;
+            continue;
+          }
           switch (C) {
           case '&':
             Out += "&amp;";
@@ -582,6 +664,7 @@ std::string escapeMarkup(llvm::StringRef Text) {
           default:
             Out.push_back(C);
           }
+        }
       },
       [&](unsigned char C) {
         if (C == '\t') { // legal in markup, and common in source lines
@@ -648,12 +731,25 @@ void writeJUnit(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
         std::to_string(It->second.size()) +
         (DidNotCompile ? " diagnostic(s); the file did not compile"
                        : " finding(s)");
+    // How many of each tier, in the order of severity: a reviewer sees
+    // from the summary whether a file holds a hazard or only guidelines.
+    if (!DidNotCompile) {
+      std::map<std::string, unsigned> ByTier;
+      for (const Finding *F : It->second)
+        ++ByTier[tierOf(*F).str()];
+      const char *Separator = ": ";
+      for (const char *Tier : {"definite", "potential", "guideline", "advisory"})
+        if (ByTier.count(Tier)) {
+          Summary += Separator + std::to_string(ByTier[Tier]) + " " + Tier;
+          Separator = ", ";
+        }
+    }
     OS << "      <" << Element << " type='cuda-tidy' message='"
        << escapeMarkup(Summary) << "'>";
     for (const Finding *F : It->second) {
       OS << escapeMarkup(Name) << ":" << F->Where.Line << ":" << F->Where.Column
          << ": " << levelName(*F) << ": " << escapeMarkup(F->Message) << " ["
-         << escapeMarkup(F->Check) << "]\n";
+         << escapeMarkup(F->Check) << "] (" << tierOf(*F) << ")\n";
       for (const FindingNote &N : F->Notes)
         OS << escapeMarkup(noteLine(N, Context)) << "\n";
     }

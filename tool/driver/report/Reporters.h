@@ -34,11 +34,22 @@ struct ReportContext {
   std::vector<std::string> Inputs;
 };
 
-/// How sure a finding is, as the HTML report and its filters name it:
-/// "compiler error" (the file did not compile), "advisory" (an opt-in check
-/// that reports correct code), "potential" (a finding that rests on a fact
-/// the tool could not see, its message says "potential:"), else "definite".
+/// How sure a finding is, as every report names it: "compiler error" (the
+/// file did not compile), "advisory" (an opt-in check that reports correct
+/// code), "guideline" (a Programming Guide recommendation, not a hazard:
+/// cuda-group-by-value), "potential" (a finding that rests on a fact the
+/// tool could not see, its message says "potential:"), else "definite".
+/// The review formats' severities follow it (severityOf).
 llvm::StringRef tierOf(const Finding &F);
+
+/// A finding's severity in the review formats, from its tier and whether
+/// --warnings-as-errors promoted it: Blocker for a compiler error, Error for
+/// a promoted definite or potential finding, Warning for a definite one,
+/// Minor for a potential one, Note for a guideline or advisory finding,
+/// promoted or not (a recommendation is never shown as an error; it still
+/// fails the gate when promoted).
+enum class ReviewSeverity { Note, Minor, Warning, Error, Blocker };
+ReviewSeverity severityOf(const Finding &F);
 
 /// The page of \p Check's documentation under \p Context.DocsBaseUri; empty
 /// for a check that is not cuda-tidy's (a compiler diagnostic).

@@ -101,7 +101,18 @@ int runAsCompilerLauncher(const LauncherInvocation &Invocation,
                     "<args>)\n";
     return ExitUsageError;
   }
-  int LintStatus = ExitSuccess;
+  // Under a gate (--warnings-as-errors) every file must be checked: a lint
+  // that did not give its verdict fails the step as a finding would have
+  // (issue 16 F8: a signal; issue 38 G2: a malformed configuration, exit 2,
+  // or a file that does not compile or was abandoned over a budget, exit 3).
+  // Else the build goes on, with a warning.
+  const bool Gate =
+      llvm::any_of(Invocation.TidyArgs, [](const std::string &A) {
+        return llvm::StringRef(A).starts_with("--warnings-as-errors") ||
+               llvm::StringRef(A).starts_with("-warnings-as-errors");
+      });
+  // Not run until it is: a lint that could not be set up is no verdict.
+  int LintStatus = -1;
   // Compiler probes (version checks, linking) have no CUDA source: only
   // compile.
   if (!Invocation.Source.empty()) {
@@ -141,35 +152,40 @@ int runAsCompilerLauncher(const LauncherInvocation &Invocation,
       (void)llvm::sys::fs::remove(DbPath);
       (void)llvm::sys::fs::remove(Dir);
     }
-    if (LintStatus < 0) {
-      // Killed by a signal, or not started: its findings are unknown. Under
-      // a gate (--warnings-as-errors) that fails the step as a finding
-      // would have (issue 16 F8); else the build goes on, with a warning.
-      const bool Gate = llvm::any_of(Invocation.TidyArgs, [](const std::string &A) {
-        return llvm::StringRef(A).starts_with("--warnings-as-errors") ||
-               llvm::StringRef(A).starts_with("-warnings-as-errors");
-      });
+    if (LintStatus != ExitSuccess && LintStatus != ExitFindingsAsErrors) {
+      // The lint printed its own reason above this line.
+      std::string Why;
+      if (LintStatus == -2)
+        Why = "did not finish (killed by a signal)";
+      else if (LintStatus < 0)
+        Why = "did not finish (could not run)";
+      else if (LintStatus == ExitUsageError)
+        Why = "could not run (exit 2: bad usage or configuration)";
+      else if (LintStatus == ExitAnalysisFailed)
+        Why = "failed (exit 3: the file does not compile, or its analysis "
+              "was abandoned over --file-time-limit or --file-memory-limit)";
+      else
+        Why = "failed (exit " + std::to_string(LintStatus) + ")";
       llvm::errs() << "cuda-tidy --launcher: the analysis of '"
-                   << Invocation.Source << "' did not finish ("
-                   << (LintStatus == -2 ? "killed by a signal"
-                                        : "could not run")
-                   << ")"
+                   << Invocation.Source << "' " << Why
                    << (Gate ? "; failing this step, as --warnings-as-errors "
                               "asks for every file to be checked\n"
                             : "; compiling it anyway\n");
-      LintStatus = Gate ? ExitFindingsAsErrors : ExitSuccess;
-    } else if (LintStatus == ExitAnalysisFailed ||
-               LintStatus == ExitUsageError) {
-      llvm::errs() << "cuda-tidy --launcher: could not analyze '"
-                   << Invocation.Source << "' (exit " << LintStatus
-                   << "); compiling it anyway\n";
+      // A gate fails with the lint's own status where it has one (2 or 3),
+      // else as a finding would have.
+      if (!Gate)
+        LintStatus = ExitSuccess;
+      else if (LintStatus != ExitUsageError &&
+               LintStatus != ExitAnalysisFailed)
+        LintStatus = ExitFindingsAsErrors;
     }
+  } else {
+    LintStatus = ExitSuccess;
   }
   int CompileStatus = runCompiler(Invocation.Compiler);
   if (CompileStatus != 0)
     return CompileStatus;
-  return LintStatus == ExitFindingsAsErrors ? ExitFindingsAsErrors
-                                            : ExitSuccess;
+  return LintStatus;
 }
 
 } // namespace clang::tidy::cuda::driver

@@ -16,13 +16,16 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/thread.h"
 #include <chrono>
 #include <condition_variable>
+#include <deque>
+#include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <pthread.h>
 #include <tuple>
 
 namespace clang::tidy::cuda::driver {
@@ -135,9 +138,80 @@ std::error_code notRegularFile() {
   return {1, Category};
 }
 
+/// A thread started without ending the process when it cannot be: llvm::thread
+/// reports a failed pthread_create as a fatal error (issue 38 G3: under
+/// `ulimit -v`, the worker that replaced an abandoned one could not get its
+/// stack, and the run aborted with every file's findings).
+class WorkerThread {
+public:
+  /// 0, or pthread_create's error.
+  int start(std::function<void()> Body, size_t StackBytes) {
+    auto Owned = std::make_unique<std::function<void()>>(std::move(Body));
+    pthread_attr_t Attr;
+    if (int Error = ::pthread_attr_init(&Attr))
+      return Error;
+    int Error = ::pthread_attr_setstacksize(&Attr, StackBytes);
+    if (!Error)
+      Error = ::pthread_create(&Handle, &Attr, &WorkerThread::entry,
+                               Owned.get());
+    ::pthread_attr_destroy(&Attr);
+    if (!Error)
+      (void)Owned.release(); // the thread's now
+    return Error;
+  }
+  void join() { ::pthread_join(Handle, nullptr); }
+  void detach() { ::pthread_detach(Handle); }
+
+private:
+  static void *entry(void *Arg) {
+    std::unique_ptr<std::function<void()>> Body(
+        static_cast<std::function<void()> *>(Arg));
+    (*Body)();
+    return nullptr;
+  }
+  pthread_t Handle{};
+};
+
+/// A file whose contents are always read into memory the process owns,
+/// never mapped (issue 38 G4). clang maps a large file, so the bytes it lexes
+/// and the bytes --fix's snapshot hashes (issue 16 F3) were the file on disk
+/// at each moment: an edit in place during the run, same size, went unseen
+/// and the fixes landed at stale offsets, and a file truncated under the
+/// mapping ended the whole process with SIGBUS. A copy is what the parse
+/// read, once; the snapshot then differs from the file on disk and the fix
+/// is refused ("changed since it was analyzed").
+class OwnedBufferFile : public llvm::vfs::File {
+public:
+  explicit OwnedBufferFile(std::unique_ptr<llvm::vfs::File> Inner)
+      : Inner(std::move(Inner)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override {
+    return Inner->status();
+  }
+  llvm::ErrorOr<std::string> getName() override { return Inner->getName(); }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+  getBuffer(const llvm::Twine &Name, int64_t FileSize,
+            bool /*RequiresNullTerminator*/, bool /*IsVolatile*/) override {
+    // MemoryBuffer::getOpenFile reads a volatile file that must end in a
+    // null byte; it maps any other (the extra byte is not in the buffer).
+    return Inner->getBuffer(Name, FileSize, /*RequiresNullTerminator=*/true,
+                            /*IsVolatile=*/true);
+  }
+  std::error_code close() override { return Inner->close(); }
+
+protected:
+  void setPath(const llvm::Twine &Path) override {
+    if (auto Renamed = File::getWithPath(std::move(Inner), Path))
+      Inner = std::move(*Renamed);
+  }
+
+private:
+  std::unique_ptr<llvm::vfs::File> Inner;
+};
+
 /// Opens regular files only. clang reads an #include'd FIFO until a writer
 /// closes it, that is forever, and a device such as /dev/zero never ends
 /// (issue 16 F12); status() does not open the file, so it cannot block.
+/// What it opens is read into owned memory (OwnedBufferFile).
 class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
 public:
   using ProxyFileSystem::ProxyFileSystem;
@@ -150,7 +224,11 @@ public:
                    Status->getType() == file_type::block_file ||
                    Status->getType() == file_type::socket_file))
       return notRegularFile();
-    return ProxyFileSystem::openFileForRead(Path);
+    auto Opened = ProxyFileSystem::openFileForRead(Path);
+    if (!Opened)
+      return Opened;
+    return std::unique_ptr<llvm::vfs::File>(
+        std::make_unique<OwnedBufferFile>(std::move(*Opened)));
   }
 };
 
@@ -390,6 +468,9 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     /// any worker runs; a thread stopped over the limit uses its account
     /// until the process ends.
     std::vector<std::unique_ptr<MemoryAccount>> Memory;
+    /// What the abandoned files' threads may hold for good: the sum of
+    /// their limits (issue 38 G3).
+    std::uint64_t HeldByAbandoned = 0;
     size_t Completed = 0;
     /// Signalled when a file completes, so that the watch ends as soon as
     /// the last one does rather than at its next poll (a single edited
@@ -411,14 +492,65 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
               Settings.FileMemoryLimitBytes, INT64_MAX));
     }
 
+  // A file never started: failed with no findings, and why.
+  auto NotAnalyzed = [&](size_t I, const std::string &Why) {
+    {
+      std::scoped_lock Lock(Watched->Mutex);
+      ++Watched->Completed;
+    }
+    Watched->CompletedChanged.notify_all();
+    Schedule.done(I);
+    std::scoped_lock Lock(ResultMutex);
+    llvm::errs() << ("cuda-tidy: error: '" + escapeForTerminal(Files[I]) +
+                     "' was not analyzed: " + Why + "\n");
+    PerFile[I].clear();
+    Finished[I] = 1;
+    Failed[I] = 1;
+    ++Result.NotStarted;
+    ReportReadyFiles();
+    if (Settings.Progress)
+      Settings.Progress(++Done, Result.Errors.size());
+  };
+  // The least a file is started with under the process's memory budget: an
+  // ordinary file with the CUDA headers holds 100 to 200 MB.
+  constexpr std::uint64_t MinFileMemoryBytes = 256ULL << 20;
+
   auto Worker = [&, Watched](unsigned Thread) {
     while (std::optional<size_t> Next = Schedule.next()) {
       const size_t I = *Next;
+      // What the files abandoned over the limits still hold counts against
+      // the process's budget (issue 38 G3): each file may take what is
+      // left, up to its own limit; with too little left it is not started.
+      std::uint64_t Left = UINT64_MAX;
       {
         std::scoped_lock Lock(Watched->Mutex);
-        Watched->Running[I] = 1;
-        Watched->Started[I] = std::chrono::steady_clock::now();
-        Watched->ThreadOf[I] = Thread;
+        if (LimitMemory && Settings.ProcessMemoryBudgetBytes) {
+          const std::uint64_t Budget = Settings.ProcessMemoryBudgetBytes;
+          Left = Budget > Watched->HeldByAbandoned
+                     ? Budget - Watched->HeldByAbandoned
+                     : 0;
+          Watched->Memory[I]->Limit = static_cast<std::int64_t>(std::min<
+              std::uint64_t>({Settings.FileMemoryLimitBytes, Left,
+                              static_cast<std::uint64_t>(INT64_MAX)}));
+        }
+        if (Left >= MinFileMemoryBytes) {
+          Watched->Running[I] = 1;
+          Watched->Started[I] = std::chrono::steady_clock::now();
+          Watched->ThreadOf[I] = Thread;
+        }
+      }
+      if (Left < MinFileMemoryBytes) {
+        NotAnalyzed(
+            I, "the files abandoned over --file-memory-limit or "
+               "--file-time-limit may hold " +
+                   std::to_string(
+                       (Settings.ProcessMemoryBudgetBytes - Left) >> 20) +
+                   " MiB until the run ends, which leaves less than " +
+                   std::to_string(MinFileMemoryBytes >> 20) +
+                   " MiB of the process's budget of " +
+                   std::to_string(Settings.ProcessMemoryBudgetBytes >> 20) +
+                   " MiB");
+        continue;
       }
       // Its own copy: the run's list may be gone when a timed-out file
       // returns.
@@ -583,16 +715,38 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
   constexpr unsigned WorkerStackBytes = 512u << 20;
   const unsigned Jobs = std::max(
       1u, std::min<unsigned>(Settings.Jobs, static_cast<unsigned>(Files.size())));
-  std::vector<llvm::thread> Threads;
-  Threads.reserve(Jobs);
+  // (A deque: a started thread's handle never moves.)
+  std::deque<WorkerThread> Threads;
+  // Starts a worker; when none can be started and none is left running,
+  // the files not started yet are failed by name instead.
   auto Start = [&] {
     const unsigned Thread = Threads.size();
     {
       std::scoped_lock Lock(Watched->Mutex);
       Watched->ThreadAbandoned.push_back(0);
     }
-    Threads.emplace_back(std::optional<unsigned>(WorkerStackBytes), Worker,
-                         Thread);
+    Threads.emplace_back();
+    // A smaller stack if the large one cannot be reserved (an address-space
+    // limit): deep nesting may then overflow it, most files do not.
+    int Error = 0;
+    for (size_t Stack : {size_t(WorkerStackBytes), size_t(64) << 20})
+      if (!(Error = Threads.back().start([Worker, Thread] { Worker(Thread); },
+                                         Stack)))
+        return;
+    Threads.pop_back();
+    bool AnyLeft = false;
+    {
+      std::scoped_lock Lock(Watched->Mutex);
+      Watched->ThreadAbandoned.pop_back();
+      AnyLeft = llvm::is_contained(Watched->ThreadAbandoned, 0);
+    }
+    if (AnyLeft)
+      return; // the workers left take the files
+    const std::string Why =
+        std::string("no worker thread could be started (") +
+        std::strerror(Error) + ")";
+    while (std::optional<size_t> Next = Schedule.next())
+      NotAnalyzed(*Next, Why);
   };
   for (unsigned J = 0; J < Jobs; ++J)
     Start();
@@ -620,6 +774,9 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                              Now - Watched->Started[I] > Limit)) {
             Watched->Running[I] = 0;
             Watched->Abandoned[I] = 1;
+            if (LimitMemory)
+              Watched->HeldByAbandoned +=
+                  static_cast<std::uint64_t>(Watched->Memory[I]->Limit);
             Watched->ThreadAbandoned[Watched->ThreadOf[I]] = 1;
             ++Watched->Completed;
             Late.emplace_back(I, OverMemory);
@@ -635,7 +792,11 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
           if (OverMemory)
             llvm::errs() << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
                          << "' needed more than "
-                         << Settings.FileMemoryLimitBytes / (1024ULL * 1024)
+                         // Its own limit: less than the flag's where the
+                         // process's budget had less left (issue 38 G3).
+                         << static_cast<std::uint64_t>(
+                                Watched->Memory[I]->Limit) /
+                                (1024ULL * 1024)
                          << " MiB of memory (--file-memory-limit); its "
                             "analysis was abandoned and it has no findings\n";
           else

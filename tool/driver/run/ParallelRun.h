@@ -32,6 +32,10 @@ struct RunResult {
   unsigned TimedOut = 0;
   /// Files whose analysis went past RunSettings::FileMemoryLimitBytes.
   unsigned OverMemory = 0;
+  /// Files never started: too little was left of
+  /// RunSettings::ProcessMemoryBudgetBytes, or no worker thread could be
+  /// started (issue 38 G3).
+  unsigned NotStarted = 0;
   /// Threads of timed-out (or over-memory) files still running, or stopped
   /// for good, when the run returned.
   unsigned LeftRunning = 0;
@@ -153,6 +157,11 @@ struct RunSettings {
   /// stopped at that allocation and reported as failed with no findings,
   /// and a new worker takes its place, as for the time limit.
   std::uint64_t FileMemoryLimitBytes = 0;
+  /// What the files abandoned over either limit may hold together (0: no
+  /// bound; processMemoryBudgetBytes()). Their threads keep what they hold
+  /// until the process ends; a file starts with the limit that is left, and
+  /// with less than 256 MiB left is not started (issue 38 G3).
+  std::uint64_t ProcessMemoryBudgetBytes = 0;
 };
 
 /// Runs the enabled checks on every file. Relative names are made absolute

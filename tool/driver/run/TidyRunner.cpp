@@ -299,6 +299,7 @@ struct FileState {
   LookupRecorder *Lookups = nullptr;
   std::vector<std::string> Missing;
   std::vector<std::string> Found;
+  Digest SameFiles{}; ///< sameFileDigest of the two above, after the parse.
   std::string IndexDir;
   std::string MainFile; ///< Absolute, as the launch records name it.
   llvm::StringSet<> RecordsBefore;
@@ -558,6 +559,10 @@ private:
       if (State.Lookups) {
         mergePaths(State.Missing, State.Lookups->missing());
         mergePaths(State.Found, State.Lookups->found(State.Dependencies));
+        // Right after the parse, so that a header that becomes a link (or
+        // stops being one) while the result is being reported is not taken
+        // for what this parse saw (issue 38 G1).
+        State.SameFiles = sameFileDigest(State.Dependencies, State.Found);
       } else {
         State.DependenciesComplete = false;
       }
@@ -760,6 +765,7 @@ FileRun runFileWithCaches(
     Stored.Dependencies = State.Dependencies;
     Stored.Missing = State.Missing;
     Stored.Found = State.Found;
+    Stored.SameFiles = State.SameFiles;
     Effective.Results->store(State.ResultKey, Stored);
   }
 

@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <malloc.h>
+#include <optional>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #ifdef __has_feature
@@ -58,18 +62,70 @@ bool memoryBudgetEnforced() {
 #endif
 }
 
-unsigned defaultFileMemoryLimitMiB() {
-  constexpr unsigned Default = 4096;
+namespace {
+/// The number in a cgroup limit file ("max", or one that cannot be read:
+/// none).
+std::optional<std::uint64_t> cgroupLimit(const char *Path) {
+  std::FILE *F = std::fopen(Path, "r");
+  if (!F)
+    return std::nullopt;
+  char Text[64] = {};
+  const bool Read = std::fgets(Text, sizeof Text, F) != nullptr;
+  std::fclose(F);
+  if (!Read || Text[0] < '0' || Text[0] > '9')
+    return std::nullopt;
+  errno = 0;
+  const unsigned long long N = std::strtoull(Text, nullptr, 10);
+  if (errno || N == 0)
+    return std::nullopt;
+  return N;
+}
+} // namespace
+
+std::uint64_t memoryAvailableBytes() {
+  std::uint64_t Bytes = UINT64_MAX;
   const long Pages = ::sysconf(_SC_PHYS_PAGES);
   const long PageSize = ::sysconf(_SC_PAGESIZE);
-  if (Pages <= 0 || PageSize <= 0)
+  if (Pages > 0 && PageSize > 0)
+    Bytes = static_cast<std::uint64_t>(Pages) *
+            static_cast<std::uint64_t>(PageSize);
+  // A container's limit (cgroup v2, then v1, which says "no limit" with a
+  // huge number), then the address-space limit (ulimit -v): past either,
+  // the process is killed or its allocations and thread starts fail.
+  for (const char *Path : {"/sys/fs/cgroup/memory.max",
+                           "/sys/fs/cgroup/memory/memory.limit_in_bytes"})
+    if (std::optional<std::uint64_t> Limit = cgroupLimit(Path))
+      Bytes = std::min(Bytes, *Limit);
+  // The address space also holds the executable and the workers' stacks
+  // (512 MiB reserved each, ParallelRun.cpp): a worker's and its
+  // replacement's are set aside.
+  constexpr std::uint64_t NotForData = 1280ULL << 20;
+  struct rlimit AddressSpace;
+  if (::getrlimit(RLIMIT_AS, &AddressSpace) == 0 &&
+      AddressSpace.rlim_cur != RLIM_INFINITY)
+    Bytes = std::min<std::uint64_t>(
+        Bytes, AddressSpace.rlim_cur > 2 * NotForData
+                   ? AddressSpace.rlim_cur - NotForData
+                   : AddressSpace.rlim_cur / 2);
+  return Bytes;
+}
+
+unsigned defaultFileMemoryLimitMiB() {
+  constexpr unsigned Default = 4096;
+  const std::uint64_t Available = memoryAvailableBytes();
+  if (Available == UINT64_MAX)
     return Default;
-  const unsigned long long HalfMiB =
-      static_cast<unsigned long long>(Pages) *
-      static_cast<unsigned long long>(PageSize) / 2 / (1024ULL * 1024);
+  const unsigned long long HalfMiB = Available / 2 / (1024ULL * 1024);
   return static_cast<unsigned>(
       std::max<unsigned long long>(256, std::min<unsigned long long>(
                                             Default, HalfMiB)));
+}
+
+std::uint64_t processMemoryBudgetBytes(std::uint64_t FileLimitBytes) {
+  const std::uint64_t Available = memoryAvailableBytes();
+  if (Available == UINT64_MAX)
+    return 0;
+  return std::max(FileLimitBytes, Available / 4 * 3);
 }
 
 } // namespace clang::tidy::cuda::driver

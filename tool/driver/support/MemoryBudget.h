@@ -61,9 +61,21 @@ public:
 /// Whether the allocator is counted in this build (not in sanitizer builds).
 bool memoryBudgetEnforced();
 
-/// The default of --file-memory-limit, in MiB: 4096, or half the machine's
-/// physical memory when that is less.
+/// The memory this process may use: the machine's physical memory, or less
+/// where a cgroup limit or the address-space limit (ulimit -v) says so;
+/// UINT64_MAX when none is known.
+std::uint64_t memoryAvailableBytes();
+
+/// The default of --file-memory-limit, in MiB: 4096, or half of
+/// memoryAvailableBytes() when that is less (at least 256).
 unsigned defaultFileMemoryLimitMiB();
+
+/// What the files abandoned over the limit may hold together before no
+/// more files are started (issue 38 G3: a stopped thread keeps its memory
+/// until the process ends, so N hostile files held N times the limit):
+/// three quarters of memoryAvailableBytes(), at least \p FileLimitBytes;
+/// 0 when nothing is known.
+std::uint64_t processMemoryBudgetBytes(std::uint64_t FileLimitBytes);
 
 } // namespace clang::tidy::cuda::driver
 

@@ -48,6 +48,26 @@ TEST(NvccCompat, HeaderBesideTheBinaryWinsOverTheBuiltInPath) {
   EXPECT_TRUE(Found.Header.empty());
 }
 
+TEST(NvccCompat, BundledResourceDirWinsOverTheBuiltInPath) {
+  Scratch S;
+  S.touch("prefix/share/cuda-tidy/clang/22/include/"
+          "__clang_cuda_runtime_wrapper.h");
+  std::string BuiltIn = S.path("llvm/lib/clang/22");
+  // An installed tree: the copy beside the binary, wherever the tree is.
+  EXPECT_EQ(findClangResourceDir(S.path("prefix/bin/cuda-tidy"),
+                                 "share/cuda-tidy/clang/22", BuiltIn),
+            S.path("prefix/share/cuda-tidy/clang/22"));
+  // The build tree has no copy: the LLVM it was built against.
+  EXPECT_EQ(findClangResourceDir(S.path("build/bin/cuda-tidy"),
+                                 "share/cuda-tidy/clang/22", BuiltIn),
+            BuiltIn);
+  // A folder without clang's CUDA wrapper is not a resource folder.
+  S.touch("other/share/cuda-tidy/clang/22/include/stddef.h");
+  EXPECT_EQ(findClangResourceDir(S.path("other/bin/cuda-tidy"),
+                                 "share/cuda-tidy/clang/22", BuiltIn),
+            BuiltIn);
+}
+
 TEST(NvccCompat, NewestGccWithOmpHeaderUnlessClangHasOne) {
   Scratch S;
   S.touch("gcc/9/include/omp.h");

@@ -1,0 +1,3 @@
+from cuda_tidy import main
+
+main()
