@@ -15,6 +15,7 @@
 #include "checks/GroupByValueCheck.h"
 #include "checks/ImplicitWarpSyncCheck.h"
 #include "checks/MemcpyAsyncWaitCheck.h"
+#include "checks/MissingFenceCheck.h"
 #include "checks/PreferTileCollectivesCheck.h"
 #include "checks/SharedMemoryRaceCheck.h"
 #include "checks/WarpMaskMismatchCheck.h"

@@ -152,7 +152,8 @@ Manifest loadManifest(const std::string &Path) {
     checkKeys(Path, N,
               {"id", "check", "role", "twin", "file", "kernel", "args", "flags",
                "static", "lines", "static_check", "outcome", "note",
-               "timeout_s", "sanitizers", "measure", "measure_functions"},
+               "timeout_s", "sanitizers", "measure", "measure_functions",
+               "evidence"},
               "a case");
     Case C;
     C.Line = static_cast<int>(N.Mark().line) + 1;
@@ -195,6 +196,11 @@ Manifest loadManifest(const std::string &Path) {
            "launch-error:<cudaError name> or "
            "sanitizer:<synccheck|racecheck>:<report kind>");
     C.Note = scalar(Path, N, "note", false);
+    // `evidence: pending`: the case is new and has not yet run on the
+    // evidence GPU; the evidence check says so instead of failing.
+    C.Evidence = scalar(Path, N, "evidence", false);
+    if (!C.Evidence.empty() && C.Evidence != "pending")
+      fail(Path, N["evidence"], "evidence must be pending, or absent");
     C.TimeoutS = number(Path, N, "timeout_s", M.DefaultTimeoutS);
     if (N["sanitizers"])
       C.Sanitizers = list(Path, N, "sanitizers");

@@ -39,6 +39,7 @@ struct Case {
   std::string StaticCheck; ///< the check expected at Lines (defaults to Check)
   std::string Outcome;     ///< expected runtime outcome
   std::string Note;
+  std::string Evidence; ///< "pending": not yet run on the evidence GPU
   double TimeoutS = 0;
   std::vector<std::string> Sanitizers; ///< tools --sanitizer runs it under
   std::vector<std::string> Measure;    ///< res-usage, sass, ptxas

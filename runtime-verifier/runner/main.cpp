@@ -715,7 +715,8 @@ int commandRun(const Options &O) {
       };
       if (It == Measured.end()) {
         MeasureRows.push_back(
-            {C.Id, Fn, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"});
+            {C.Id, Fn, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+             "-", "-", "-"});
         continue;
       }
       const FnMeasure &FM = It->second;
@@ -730,7 +731,8 @@ int commandRun(const Options &O) {
           {C.Id, Fn, Get(FM.Res, "REG"), Get(FM.Res, "STACK"),
            Get(FM.Ptxas, "registers"), Get(FM.Ptxas, "stack_frame"),
            HasSass ? std::to_string(FM.Instructions) : "-", Op("BAR"),
-           Op("WARPSYNC"), Op("SHFL"), Op("REDUX"), Op("CALL")});
+           Op("WARPSYNC"), Op("SHFL"), Op("REDUX"), Op("CALL"), Op("MEMBAR"),
+           Op("FENCE"), Op("CCTL")});
     }
 
     // Compare with the manifest.
@@ -951,9 +953,9 @@ int commandRun(const Options &O) {
            "section). `-`: not reported for that function.\n\n"
         << "| case | function | REG | STACK | ptxas registers | ptxas stack "
            "frame | SASS instructions | BAR | WARPSYNC | SHFL | REDUX | CALL "
-           "|\n"
+           "| MEMBAR | FENCE | CCTL |\n"
         << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-           "| --- |\n";
+           "| --- | --- | --- | --- |\n";
       for (const auto &R : MeasureRows) {
         F << "|";
         for (const std::string &Cell : R)

@@ -23,7 +23,7 @@ CHECKS = ["cuda-divergent-barrier", "cuda-full-warp-mask", "cuda-group-by-value"
           "cuda-warp-mask-mismatch"]
 # Off in the default set, listed when --checks=cuda-* turns every check on.
 OPT_IN_CHECKS = ["cuda-prefer-tile-collectives", "cuda-shared-memory-race",
-                 "cuda-implicit-warp-sync"]
+                 "cuda-implicit-warp-sync", "cuda-missing-fence"]
 
 
 def main(argv):
