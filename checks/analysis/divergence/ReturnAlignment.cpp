@@ -8,6 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -220,10 +221,7 @@ public:
 
 private:
   bool isParameterOf(const ParmVarDecl *Param) const {
-    for (const ParmVarDecl *P : Function->parameters())
-      if (P == Param)
-        return true;
-    return false;
+    return llvm::is_contained(Function->parameters(), Param);
   }
 
 public:

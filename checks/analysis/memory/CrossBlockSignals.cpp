@@ -260,6 +260,27 @@ struct CalleeFacts {
   llvm::DenseSet<unsigned> VolatileParam;
 };
 
+/// A stable sort without std::stable_sort's deprecated temporary buffer:
+/// equal elements keep their order (the position is the last key).
+template <typename T, typename LessFn>
+void sortKeepingOrder(std::vector<T> &Items, LessFn Less) {
+  std::vector<unsigned> Order(Items.size());
+  for (unsigned I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::sort(Order, [&](unsigned A, unsigned B) {
+    if (Less(Items[A], Items[B]))
+      return true;
+    if (Less(Items[B], Items[A]))
+      return false;
+    return A < B;
+  });
+  std::vector<T> Sorted;
+  Sorted.reserve(Items.size());
+  for (unsigned I : Order)
+    Sorted.push_back(Items[I]);
+  Items = std::move(Sorted);
+}
+
 struct Event {
   enum Kind { Store, Signal, ReleaseFence, AcquireFence, Barrier, Read } K;
   unsigned Index = 0;
@@ -457,7 +478,7 @@ void CrossBlockSignalAnalysis::Impl::findAliases() {
       I.Alias[V] = Base;
       Changed = true;
     }
-    const ValueDecl *fromInit(const VarDecl *V, const Expr *Init) {
+    const ValueDecl *fromInit(const VarDecl *V, const Expr *Init) const {
       if (!Init)
         return nullptr;
       QualType T = V->getType();
@@ -808,10 +829,8 @@ void CrossBlockSignalAnalysis::Impl::findWaits(const CFG &Cfg) {
           !Call->getArg(1)->EvaluateAsInt(R, Ctx))
         return true;
     }
-    for (const Stmt *Child : S->children())
-      if (RetryCas(Child))
-        return true;
-    return false;
+    return llvm::any_of(S->children(),
+                        [&](const Stmt *Child) { return RetryCas(Child); });
   };
   for (const CFGBlock *Block : Blocks) {
     const Stmt *Cond = Block->getTerminatorCondition(false);
@@ -984,10 +1003,9 @@ bool CrossBlockSignalAnalysis::Impl::mentionsThreadIdx(const Stmt *S,
       if (llvm::StringRef(calleeName(Call)).contains("thread_rank"))
         return true;
   }
-  for (const Stmt *Child : S->children())
-    if (mentionsThreadIdx(Child, Depth))
-      return true;
-  return false;
+  return llvm::any_of(S->children(), [&](const Stmt *Child) {
+    return mentionsThreadIdx(Child, Depth);
+  });
 }
 
 bool CrossBlockSignalAnalysis::Impl::otherThreads(const Stmt *Store,
@@ -1027,7 +1045,8 @@ void CrossBlockSignalAnalysis::Impl::classify(const CFG &Cfg) {
     if (BranchTested.contains(static_cast<int>(K)) ||
         (FlagBases.contains(Candidates[K].Base) &&
          !SpinTested.contains(static_cast<int>(K)))) {
-      SignalOfCandidate[K] = static_cast<unsigned>(Signals.size());
+      SignalOfCandidate[static_cast<int>(K)] =
+          static_cast<unsigned>(Signals.size());
       AddSignal(Candidates[K]);
     }
   for (SignalWait &W : Waits)
@@ -1047,7 +1066,7 @@ void CrossBlockSignalAnalysis::Impl::classify(const CFG &Cfg) {
   auto AddRead = [&](const Stmt *Where, const ValueDecl *Base, bool Coherent,
                      const ValueDecl *Field = nullptr) {
     if (!Base || isWaited(Base, Field) || isFlag(Base, Field) ||
-        Reads.size() >= 4 * MaxBits)
+        Reads.size() >= size_t{4} * MaxBits)
       return;
     Found.push_back({Where, {Event::Read, static_cast<unsigned>(Reads.size())}});
     Reads.push_back({Where, Base, Coherent});
@@ -1215,7 +1234,7 @@ void CrossBlockSignalAnalysis::Impl::classify(const CFG &Cfg) {
   // Within one statement: reads, then stores, then fences, barriers and
   // signals (a callee's fence follows its stores).
   for (auto &[Where, Events] : EventsOf)
-    llvm::stable_sort(Events, [](const Event &L, const Event &R) {
+    sortKeepingOrder(Events, [](const Event &L, const Event &R) {
       auto Rank = [](Event::Kind K) {
         switch (K) {
         case Event::Read:
@@ -1364,7 +1383,7 @@ void CrossBlockSignalAnalysis::Impl::run() {
     for (const CFGBlock *Block : Order) {
       if (!In[Block->getBlockID()])
         continue;
-      Flow F = *In[Block->getBlockID()];
+      Flow F = In[Block->getBlockID()].value_or(Flow());
       transfer(Block, F, false);
       for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
         const CFGBlock *Next = Succ.getReachableBlock();
@@ -1386,7 +1405,7 @@ void CrossBlockSignalAnalysis::Impl::run() {
   }
   for (const CFGBlock *Block : Order)
     if (In[Block->getBlockID()]) {
-      Flow F = *In[Block->getBlockID()];
+      Flow F = In[Block->getBlockID()].value_or(Flow());
       transfer(Block, F, true);
     }
 
@@ -1420,13 +1439,13 @@ void CrossBlockSignalAnalysis::Impl::run() {
         SeenRead.insert(A.Read).second)
       Kept.push_back(A);
   Acquires = std::move(Kept);
-  llvm::stable_sort(Releases, [&](const UnfencedRelease &L,
+  sortKeepingOrder(Releases, [&](const UnfencedRelease &L,
                                   const UnfencedRelease &R) {
     if (L.Signal != R.Signal)
       return Before(Signals[L.Signal].Where, Signals[R.Signal].Where);
     return Before(Stores[L.Store].Where, Stores[R.Store].Where);
   });
-  llvm::stable_sort(Acquires, [&](const UnacquiredRead &L,
+  sortKeepingOrder(Acquires, [&](const UnacquiredRead &L,
                                   const UnacquiredRead &R) {
     return Before(Reads[L.Read].Where, Reads[R.Read].Where);
   });

@@ -266,7 +266,7 @@ Digest sameFileDigest(llvm::ArrayRef<FileDigest> Files,
   std::vector<llvm::StringRef> Paths;
   Paths.reserve(Files.size() + Found.size());
   for (const FileDigest &File : Files)
-    Paths.push_back(File.Path);
+    Paths.emplace_back(File.Path);
   llvm::append_range(Paths, Found);
   llvm::sort(Paths);
   Paths.erase(std::unique(Paths.begin(), Paths.end()), Paths.end());

@@ -29,10 +29,10 @@ public:
   /// changed during the run and gets no fix.
   void recordParsed(llvm::StringRef Path, llvm::StringRef Hash);
   /// True when \p Path was recorded and its bytes differ now (or two parses
-  /// read different bytes). \p Now: the bytes just read from it, which the
+  /// read different bytes). \p Bytes: the bytes just read from it, which the
   /// fixes will be applied to (else it is read here).
   bool changedSince(llvm::StringRef Path,
-                    std::optional<llvm::StringRef> Now = std::nullopt) const;
+                    std::optional<llvm::StringRef> Bytes = std::nullopt) const;
 
 private:
   struct Snapshot {

@@ -640,8 +640,8 @@ std::string escapeMarkup(llvm::StringRef Text) {
           // 38 G12). As text, as the bytes that are not UTF-8 are.
           if (C == '\xEF' && I + 2 < Safe.size() && Safe[I + 1] == '\xBF' &&
               (Safe[I + 2] == '\xBE' || Safe[I + 2] == '\xBF')) {
-            Out += Safe[I + 2] == '\xBE' ? "\\xef\\xbf\\xbe"
-                                          : "\\xef\\xbf\\xbf";
+            Out += Safe[I + 2] == '\xBE' ? R"(\xef\xbf\xbe)"
+                                          : R"(\xef\xbf\xbf)";
             I += 2;
             continue;
           }

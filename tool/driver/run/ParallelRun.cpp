@@ -159,8 +159,8 @@ public:
       (void)Owned.release(); // the thread's now
     return Error;
   }
-  void join() { ::pthread_join(Handle, nullptr); }
-  void detach() { ::pthread_detach(Handle); }
+  void join() const { ::pthread_join(Handle, nullptr); }
+  void detach() const { ::pthread_detach(Handle); }
 
 private:
   static void *entry(void *Arg) {
@@ -729,10 +729,12 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     // A smaller stack if the large one cannot be reserved (an address-space
     // limit): deep nesting may then overflow it, most files do not.
     int Error = 0;
-    for (size_t Stack : {size_t(WorkerStackBytes), size_t(64) << 20})
-      if (!(Error = Threads.back().start([Worker, Thread] { Worker(Thread); },
-                                         Stack)))
+    for (size_t Stack :
+         {static_cast<size_t>(WorkerStackBytes), static_cast<size_t>(64) << 20}) {
+      Error = Threads.back().start([Worker, Thread] { Worker(Thread); }, Stack);
+      if (Error == 0)
         return;
+    }
     Threads.pop_back();
     bool AnyLeft = false;
     {
