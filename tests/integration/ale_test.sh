@@ -92,6 +92,11 @@ expect "$work/plain.txt" '^linters=clangtidy$' "ALE did not pick clangtidy for c
 expect "$work/plain.txt" '^lint-done$' "ALE did not finish linting"
 expect "$work/plain.txt" "^3:42:W:cooperative-groups handle 'b' .* \[cuda-group-by-value\]$" \
   "the location list lacks the cuda-group-by-value finding"
+# The how-to-fix line after each finding (a note) is the finding's detail,
+# not an entry of its own.
+if [ "$(grep -c '^[0-9]*:[0-9]*:' "$work/plain.txt")" -ne 1 ] || grep -q 'how to fix' "$work/plain.txt"; then
+  echo "FAIL: the how-to-fix note is an entry of its own:"; cat "$work/plain.txt"; exit 1
+fi
 
 # 2. A CMake-style build folder with nvcc commands (nvcc-only flags that
 #    clang rejects): ALE passes -p build, cuda-tidy translates them.

@@ -122,6 +122,11 @@ static cl::opt<bool> AllowNoChecks(
              "enabled.\" and exit 0 instead of failing (exit 2), as "
              "clang-tidy does."),
     cl::cat(Category));
+static cl::opt<bool> NoExplain(
+    "no-explain",
+    cl::desc("In the text format, do not print the note after each finding "
+             "that says how to fix it and links the check's documentation."),
+    cl::cat(Category));
 static cl::opt<bool> DumpConfig("dump-config",
                                 cl::desc("Print the effective configuration "
                                          "and exit."),
@@ -1325,6 +1330,7 @@ void StandaloneRun::prepareReporting() {
 /// must not hide a file it could not analyze.
 void StandaloneRun::admit(llvm::ArrayRef<ClangTidyError> New) {
   std::vector<ClangTidyError> Shown;
+  std::vector<const Finding *> ShownFindings;
   for (const ClangTidyError &Error : New) {
     Finding F = Maker->make(Error);
     AllFindings.push_back(F);
@@ -1343,6 +1349,8 @@ void StandaloneRun::admit(llvm::ArrayRef<ClangTidyError> New) {
     Shown.push_back(Error);
     Findings.push_back(std::move(F));
   }
+  for (size_t I = Findings.size() - Shown.size(); I < Findings.size(); ++I)
+    ShownFindings.push_back(&Findings[I]);
   // clang-tidy's handleErrors prints; fixes are ours to write (FixApplier
   // keeps permissions, writes atomically, refuses a file changed
   // meanwhile).
@@ -1350,8 +1358,22 @@ void StandaloneRun::admit(llvm::ArrayRef<ClangTidyError> New) {
     // File names a terminal would act on (ESC sequences) or that are not
     // UTF-8 are printed escaped (issue 16 F19).
     auto [Printable, PrintFS] = withPrintableFileNames(Shown, PrintingFS);
-    handleErrors(Printable, *PrintingContext, FB_NoFix, WarningsAsErrorsCount,
-                 PrintFS);
+    if (NoExplain) {
+      handleErrors(Printable, *PrintingContext, FB_NoFix,
+                   WarningsAsErrorsCount, PrintFS);
+    } else {
+      // Each finding, then the line that says how to fix it (issue 37 §3):
+      // a note in clang's form, so editors attach it to the finding.
+      for (size_t I = 0; I < Printable.size(); ++I) {
+        handleErrors(llvm::ArrayRef(Printable[I]), *PrintingContext, FB_NoFix,
+                     WarningsAsErrorsCount, PrintFS);
+        const std::string Line =
+            explanationLine(*ShownFindings[I], Printable[I].Message.FilePath,
+                            clang::tidy::cuda::driver::ReportContext());
+        if (!Line.empty())
+          llvm::outs() << Line << "\n";
+      }
+    }
     llvm::outs().flush();
   }
 }

@@ -493,6 +493,79 @@ std::string checkDocumentationUri(llvm::StringRef Check,
   return "";
 }
 
+llvm::StringRef checkFixAdvice(llvm::StringRef Check) {
+  // One clause per check of CheckList.def (tests/lit/cli/explain.test
+  // checks that none is missing); the docs pages say it at length.
+  static const std::pair<llvm::StringRef, llvm::StringRef> Advice[] = {
+      {"cuda-divergent-barrier",
+       "move the barrier out of the branch, or make the condition uniform "
+       "across the barrier's scope, so that every thread of it reaches the "
+       "same barrier"},
+      {"cuda-divergent-group-creation",
+       "create the group before the branch, where every thread of its parent "
+       "group reaches, and pass it in"},
+      {"cuda-full-warp-mask",
+       "pass the mask of the lanes that reach the call (__ballot_sync before "
+       "the branch), or use a cooperative-groups tile's collective"},
+      {"cuda-prefer-tile-collectives",
+       "use a cooperative-groups tile (tiled_partition<32>) and its "
+       "collectives, which name the lanes that take part"},
+      {"cuda-warp-mask-mismatch",
+       "make the mask name exactly the lanes that reach the call (compute it "
+       "with __ballot_sync before the branch); never pass __activemask() to "
+       "a shuffle"},
+      {"cuda-grid-sync-launch",
+       "launch the kernel with cudaLaunchCooperativeKernel (or "
+       "cudaLaunchKernelEx with cudaLaunchAttributeCooperative), with no "
+       "more blocks than can be resident at once"},
+      {"cuda-group-by-value",
+       "take the handle by reference (add 'const' and '&' to the "
+       "parameter's type); a recommendation, not a hazard"},
+      {"cuda-shared-memory-race",
+       "put a block barrier (__syncthreads() or block.sync()) between the "
+       "write and the other thread's access"},
+      {"cuda-implicit-warp-sync",
+       "put a __syncwarp() (or the tile's sync()) between the write and the "
+       "other lane's read"},
+      {"cuda-memcpy-async-wait",
+       "wait for the copy (cg::wait, the pipeline's consumer_wait, or the "
+       "barrier's arrive_and_wait) before touching its destination"},
+      {"cuda-cluster-exit-sync",
+       "call cluster.sync() after the last access to another block's shared "
+       "memory, before the kernel exits"},
+      {"cuda-missing-fence",
+       "put a __threadfence() between the data stores and the signal, and "
+       "another between reading the signal and reading the data"},
+  };
+  for (const auto &[Name, Words] : Advice)
+    if (Name == Check)
+      return Words;
+  return "";
+}
+
+std::string explanationLine(const Finding &F, llvm::StringRef File,
+                            const ReportContext &Context) {
+  const std::string Uri = checkDocumentationUri(F.Check, Context);
+  const llvm::StringRef Advice = checkFixAdvice(F.Check);
+  if (F.IsCompilerError || Uri.empty())
+    return "";
+  std::string Line;
+  if (!File.empty()) {
+    Line += File.str() + ":";
+    if (F.Where.Line)
+      Line += std::to_string(F.Where.Line) + ":" +
+              std::to_string(F.Where.Column) + ":";
+    Line += " ";
+  }
+  Line += "note: ";
+  if (!Advice.empty())
+    Line += "how to fix: " + Advice.str() + "; ";
+  if (!F.Fixes.empty())
+    Line += "--fix applies the suggested fix-it; ";
+  Line += "see " + Uri;
+  return Line;
+}
+
 /// "line 3, column 40" as reviewdog's Position; none for an unknown line.
 static std::optional<llvm::json::Object> rdPosition(const SourcePoint &P) {
   if (!P.Line)

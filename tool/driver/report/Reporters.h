@@ -56,6 +56,18 @@ ReviewSeverity severityOf(const Finding &F);
 std::string checkDocumentationUri(llvm::StringRef Check,
                                   const ReportContext &Context);
 
+/// How to fix a finding of \p Check, in words (a clause, no final stop);
+/// empty for a check that is not cuda-tidy's (a compiler diagnostic).
+llvm::StringRef checkFixAdvice(llvm::StringRef Check);
+
+/// The line the text format prints after a finding (issue 37 §3), in the
+/// form of clang's notes so that editors' parsers take it as one:
+/// "<File>:<line>:<col>: note: how to fix: <advice>[; --fix applies the
+/// suggested fix-it]; see <documentation URI>". \p File is the name as the
+/// finding was printed. Empty for a diagnostic that is not cuda-tidy's.
+std::string explanationLine(const Finding &F, llvm::StringRef File,
+                            const ReportContext &Context);
+
 /// The schema is documented in docs/output-formats.md.
 void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                const ReportContext &Context);
