@@ -201,6 +201,18 @@ static cl::opt<std::string>
                         "pages (new, empty, or an earlier report's). Not "
                         "with the text format (exit 2)."),
                cl::value_desc("filename"), cl::cat(Category));
+enum class CompileErrorMode { Fail, Warn };
+static cl::opt<CompileErrorMode> CompileErrors(
+    "compile-errors",
+    cl::desc("What a file clang cannot parse does to the run."),
+    cl::values(
+        clEnumValN(CompileErrorMode::Fail, "fail",
+                   "exit 3, whatever --diff and --baseline hide (default)"),
+        clEnumValN(CompileErrorMode::Warn, "warn",
+                   "report the file as not analyzed (its errors at warning "
+                   "level) and let the findings and the gates set the exit "
+                   "code")),
+    cl::init(CompileErrorMode::Fail), cl::cat(Category));
 static cl::opt<std::string> Baseline(
     "baseline",
     cl::desc("Hide findings recorded in this baseline file; only new ones "
@@ -676,6 +688,8 @@ private:
   std::vector<Finding> Findings;
   unsigned HiddenByBaseline = 0;
   unsigned HiddenByDiff = 0;
+  /// Files that did not compile, under --compile-errors=warn.
+  unsigned NotAnalyzed = 0;
   unsigned WarningsAsErrorsCount = 0;
   bool FoundCompilerErrors = false;
 };
@@ -1214,11 +1228,25 @@ void StandaloneRun::analyze() {
                                                        : FocusHeaders[I])
           << "'; analyzed with " << escapeForTerminal(*From) << "\n";
     admit(New);
-    if (Failed)
+    const bool DoesNotCompile =
+        llvm::any_of(New, [](const ClangTidyError &E) {
+          return E.DiagnosticName == "clang-diagnostic-error";
+        });
+    if (DoesNotCompile && CompileErrors == CompileErrorMode::Warn) {
+      ++NotAnalyzed;
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << ("'" +
+              escapeForTerminal(FocusHeaders[I].empty() ? Analyzed[I]
+                                                        : FocusHeaders[I]) +
+              "' was not analyzed in full: it does not compile (the "
+              "functions that do were analyzed); --compile-errors=warn "
+              "does not fail the run\n");
+    } else if (Failed) {
       // One write: a line other threads (a worker's clang diagnostics, the
       // time limit's watchdog) cannot split.
       llvm::errs() << ("Error while processing " +
                        escapeForTerminal(Analyzed[I]) + ".\n");
+    }
     llvm::errs().flush();
   };
   HowToRun.FileTimeLimitSeconds = FileTimeLimit;
@@ -1252,7 +1280,8 @@ void StandaloneRun::analyze() {
   }
   FoundCompilerErrors = llvm::any_of(
       Findings, [](const Finding &F) { return F.IsCompilerError; });
-  AnalysisFailed |= FoundCompilerErrors;
+  AnalysisFailed |= FoundCompilerErrors &&
+                    CompileErrors == CompileErrorMode::Fail;
 }
 
 /// The index folders named and the records in them; a record that cannot be
@@ -1333,6 +1362,10 @@ void StandaloneRun::admit(llvm::ArrayRef<ClangTidyError> New) {
   std::vector<const Finding *> ShownFindings;
   for (const ClangTidyError &Error : New) {
     Finding F = Maker->make(Error);
+    // --compile-errors=warn: the file is reported as not analyzed, at
+    // warning level in the machine formats (Reporters.h).
+    if (F.IsCompilerError && CompileErrors == CompileErrorMode::Warn)
+      F.Level = Finding::Severity::Warning;
     AllFindings.push_back(F);
     if (!F.IsCompilerError) {
       if (BaselineFingerprints &&
@@ -1533,6 +1566,11 @@ int StandaloneRun::summarize() {
       llvm::errs() << countOf(HiddenByDiff, "finding")
                    << (HiddenByDiff == 1 ? " is" : " are")
                    << " on unchanged lines.\n";
+    if (NotAnalyzed)
+      llvm::errs() << countOf(NotAnalyzed, "file")
+                   << (NotAnalyzed == 1 ? " was" : " were")
+                   << " not analyzed in full: compiler errors "
+                      "(--compile-errors=warn).\n";
     if (FoundCompilerErrors && (Fix || FixNotes) && !FixErrors)
       llvm::errs() << "Found compiler errors; fixes were NOT applied (use "
                       "--fix-errors).\n";

@@ -436,8 +436,18 @@ void writeGitHubAnnotations(llvm::raw_ostream &OS,
       if (F.Where.Line)
         OS << "line=" << F.Where.Line << ",col=" << F.Where.Column << ",";
     }
-    OS << "title=" << escapeGitHubProperty(F.Check) << "::"
-       << escapeGitHubData(Message) << "\n";
+    // --compile-errors=warn: a warning that says the file was not analyzed,
+    // not an error the gate ignores.
+    const bool NotAnalyzed =
+        F.IsCompilerError && F.Level == Finding::Severity::Warning;
+    if (NotAnalyzed)
+      Message.insert(0, "not analyzed: the file does not compile "
+                        "(--compile-errors=warn; the functions that compile "
+                        "were analyzed): ");
+    OS << "title="
+       << escapeGitHubProperty(NotAnalyzed ? "not analyzed (" + F.Check + ")"
+                                           : F.Check)
+       << "::" << escapeGitHubData(Message) << "\n";
   }
 }
 
@@ -460,8 +470,11 @@ llvm::StringRef tierOf(const Finding &F) {
 
 ReviewSeverity severityOf(const Finding &F) {
   const llvm::StringRef Tier = tierOf(F);
+  // Under --compile-errors=warn a compiler error is at warning level: the
+  // file was not analyzed, which the gate lets pass.
   if (Tier == "compiler error")
-    return ReviewSeverity::Blocker;
+    return F.Level == Finding::Severity::Error ? ReviewSeverity::Blocker
+                                               : ReviewSeverity::Minor;
   if (Tier == "guideline" || Tier == "advisory")
     return ReviewSeverity::Note;
   if (F.Level == Finding::Severity::Error)
@@ -769,23 +782,33 @@ void writeJUnit(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
   std::map<std::string, std::vector<const Finding *>> ByFile;
   for (const Finding &F : Findings)
     ByFile[F.Where.File].push_back(&F);
+  // A file that did not compile is an error, or under --compile-errors=warn
+  // (its errors at warning level) skipped: not analyzed, and not failed.
+  auto Outcome = [](const std::vector<const Finding *> &Of) {
+    const auto Error = llvm::find_if(
+        Of, [](const Finding *F) { return F->IsCompilerError; });
+    if (Error == Of.end())
+      return "failure";
+    return (*Error)->Level == Finding::Severity::Warning ? "skipped" : "error";
+  };
   unsigned Failures = 0;
   unsigned Errors = 0;
+  unsigned Skipped = 0;
   for (const std::string &File : Files) {
     const auto It = ByFile.find(File);
     if (It == ByFile.end())
       continue;
-    if (llvm::any_of(It->second, [](const Finding *F) { return F->IsCompilerError; }))
-      ++Errors;
-    else
-      ++Failures;
+    const llvm::StringRef Result = Outcome(It->second);
+    ++(Result == "failure" ? Failures : Result == "error" ? Errors : Skipped);
   }
+  const std::string Counts =
+      "tests='" + std::to_string(Files.size()) + "' failures='" +
+      std::to_string(Failures) + "' errors='" + std::to_string(Errors) +
+      "'" + (Skipped ? " skipped='" + std::to_string(Skipped) + "'" : "");
 
   OS << "<?xml version='1.0' encoding='UTF-8'?>\n"
-     << "<testsuites name='cuda-tidy' tests='" << Files.size()
-     << "' failures='" << Failures << "' errors='" << Errors << "'>\n"
-     << "  <testsuite name='cuda-tidy' tests='" << Files.size()
-     << "' failures='" << Failures << "' errors='" << Errors << "'>\n";
+     << "<testsuites name='cuda-tidy' " << Counts << ">\n"
+     << "  <testsuite name='cuda-tidy' " << Counts << ">\n";
   for (const std::string &File : Files) {
     const std::string Name =
         File.empty() ? std::string("(no file)") : relativeTo(File, Context.Root);
@@ -797,13 +820,15 @@ void writeJUnit(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
       continue;
     }
     OS << ">\n";
-    const bool DidNotCompile = llvm::any_of(
-        It->second, [](const Finding *F) { return F->IsCompilerError; });
-    const char *Element = DidNotCompile ? "error" : "failure";
+    const char *Element = Outcome(It->second);
+    const bool DidNotCompile = llvm::StringRef(Element) != "failure";
+    const size_t Count = It->second.size();
     std::string Summary =
-        std::to_string(It->second.size()) +
-        (DidNotCompile ? " diagnostic(s); the file did not compile"
-                       : " finding(s)");
+        (llvm::StringRef(Element) == "skipped" ? "not analyzed: " : "") +
+        std::to_string(Count) +
+        (DidNotCompile ? (Count == 1 ? " diagnostic" : " diagnostics")
+                       : (Count == 1 ? " finding" : " findings")) +
+        (DidNotCompile ? "; the file did not compile" : "");
     // How many of each tier, in the order of severity: a reviewer sees
     // from the summary whether a file holds a hazard or only guidelines.
     if (!DidNotCompile) {

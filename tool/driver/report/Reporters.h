@@ -43,7 +43,8 @@ struct ReportContext {
 llvm::StringRef tierOf(const Finding &F);
 
 /// A finding's severity in the review formats, from its tier and whether
-/// --warnings-as-errors promoted it: Blocker for a compiler error, Error for
+/// --warnings-as-errors promoted it: Blocker for a compiler error (Minor
+/// under --compile-errors=warn, which sets its level to warning), Error for
 /// a promoted definite or potential finding, Warning for a definite one,
 /// Minor for a potential one, Note for a guideline or advisory finding,
 /// promoted or not (a recommendation is never shown as an error; it still
@@ -91,7 +92,8 @@ void writeCodeQuality(llvm::raw_ostream &OS,
                       const ReportContext &Context);
 /// JUnit XML: a test suite with one test case per file (each input, and
 /// each other file with a finding); a file with findings fails, one that
-/// did not compile is an error.
+/// did not compile is an error (skipped, "not analyzed", under
+/// --compile-errors=warn).
 void writeJUnit(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                 const ReportContext &Context);
 
