@@ -127,6 +127,14 @@ static cl::opt<bool> NoExplain(
     cl::desc("In the text format, do not print the note after each finding "
              "that says how to fix it and links the check's documentation."),
     cl::cat(Category));
+static cl::opt<bool> VerifyConfig(
+    "verify-config",
+    cl::desc("Check the configuration (.cuda-tidy.yaml, the .clang-tidy "
+             "files, --config, --config-file, --checks) for unknown checks "
+             "and options and malformed files, analyze nothing, and exit: 0 "
+             "with \"No config errors detected.\", else 2, as clang-tidy "
+             "22's flag (which exits 1)."),
+    cl::cat(Category));
 static cl::opt<bool> DumpConfig("dump-config",
                                 cl::desc("Print the effective configuration "
                                          "and exit."),
@@ -326,6 +334,17 @@ static cl::opt<std::string> CacheMaxSize(
              "least used entries go first."),
     cl::value_desc("size"), cl::cat(Category));
 
+static cl::extrahelp ExitCodesHelp(R"(
+Exit codes:
+  0  every file analyzed; no finding promoted to an error
+  1  findings promoted to errors by --warnings-as-errors
+  2  usage or configuration error (bad flag or configuration, no compile
+     database, unwritable --output, no checks enabled); nothing analyzed
+  3  a file could not be analyzed (missing, does not compile: see
+     --compile-errors, or past --file-time-limit/--file-memory-limit), or
+     --fix refused a file; the other files' findings are still reported
+)");
+
 #ifndef CUDA_TIDY_CLANG_RESOURCE_DIR
 #define CUDA_TIDY_CLANG_RESOURCE_DIR ""
 #endif
@@ -396,6 +415,26 @@ static std::string whyNotAFile(llvm::StringRef Path) {
   }
   return llvm::sys::fs::is_directory(Status) ? "a directory"
                                              : "not a regular file";
+}
+
+/// Why a file cannot be written at \p Path (through a temporary file in its
+/// folder and a rename, as llvm::writeToOutput does), or none: checked
+/// before any analysis (issue 37 §3). "-" is standard output.
+static std::optional<std::string> whyNotWritable(llvm::StringRef Path) {
+  if (Path == "-")
+    return std::nullopt;
+  if (llvm::sys::fs::is_directory(Path))
+    return "it is a directory";
+  llvm::SmallString<256> Absolute(Path);
+  (void)llvm::sys::fs::make_absolute(Absolute);
+  llvm::StringRef Folder = llvm::sys::path::parent_path(Absolute);
+  if (Folder.empty())
+    Folder = "/";
+  if (!llvm::sys::fs::is_directory(Folder))
+    return ("its folder '" + Folder + "' does not exist").str();
+  if (llvm::sys::fs::access(Folder, llvm::sys::fs::AccessMode::Write))
+    return ("its folder '" + Folder + "' is not writable").str();
+  return std::nullopt;
 }
 
 /// The CheckOptions of the project's .cuda-tidy.yaml, read once in main()
@@ -607,6 +646,7 @@ private:
   using Stop = std::optional<int>;
 
   Stop readOptions();
+  static unsigned verifyCommandLineConfig(const ChecksAndOptions &Known);
   int listCacheFolder() const;
   Stop planFiles();
   Stop readGates();
@@ -653,6 +693,8 @@ private:
   std::vector<std::string> Inputs;
   std::vector<std::string> Analyzed;
   std::vector<std::string> FocusHeaders;
+  /// The files were named on the command line (not taken from -p's database).
+  bool InputsNamed = false;
   /// An input could not be analyzed, or a file did not compile.
   bool AnalysisFailed = false;
   llvm::SmallString<256> Root; ///< the working folder; findings are named from it
@@ -766,6 +808,20 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
           "standard output: redirect it");
     return ExitUsageError;
   }
+  // Before any file is analyzed: a report, baseline or fixes file that
+  // cannot be written would fail the run once the work is done (exit 2).
+  for (const auto &[Flag, Path] :
+       {std::pair{"--output", &OutputFile},
+        std::pair{"--write-baseline", &WriteBaseline},
+        std::pair{"--export-fixes", &ExportFixes}}) {
+    if (Path->empty() || (Format == OutputFormat::Html && Path == &OutputFile))
+      continue;
+    if (std::optional<std::string> Why = whyNotWritable(*Path)) {
+      error(llvm::Twine(Flag) + "=" + escapeForTerminal(*Path) +
+            ": cannot write it: " + escapeForTerminal(*Why));
+      return ExitUsageError;
+    }
+  }
   // Before any file is analyzed: a folder the report may not take (the
   // project's own index.html, a file, report.html) costs no analysis.
   if (Format == OutputFormat::Html)
@@ -810,6 +866,8 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
 
   // A broken .clang-tidy stops the run (clang-tidy would warn and go on
   // without it); so does a clang-tidy-config diagnostic after it.
+  // --verify-config checks the command line's configuration too.
+  unsigned ConfigProblems = 0;
   {
     ChecksAndOptions Known = getAllChecksAndOptions(false, false);
     std::vector<std::string> Where;
@@ -820,6 +878,8 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
     if (validateClangTidyFiles(Where, Known.Checks, Known.Options,
                                llvm::errs()))
       return ExitUsageError;
+    if (VerifyConfig)
+      ConfigProblems = verifyCommandLineConfig(Known);
   }
 
   llvm::SmallString<256> FirstFile(namesSources() ? SourcePaths.front()
@@ -871,6 +931,8 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
       return ExitUsageError;
     }
   }
+  if (VerifyConfig && ConfigProblems)
+    return ExitUsageError;
   if (EnabledChecks.empty() && AllowNoChecks) {
     // clang-tidy 22's words and status: a project that turns every check
     // off on purpose (a folder's .clang-tidy) is not an error.
@@ -900,7 +962,44 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
              ".clang-tidy\n";
     return ExitUsageError;
   }
+  if (VerifyConfig) {
+    // clang-tidy 22's words; its exit status for a problem is 1, which is
+    // cuda-tidy's for findings, so a problem here is 2 (above).
+    llvm::outs() << "No config errors detected.\n";
+    return ExitSuccess;
+  }
   return std::nullopt;
+}
+
+/// --verify-config: what the command line configures, checked as a
+/// .clang-tidy file is (unknown cuda-* checks and options, malformed YAML).
+/// Returns the number of problems printed.
+unsigned StandaloneRun::verifyCommandLineConfig(const ChecksAndOptions &Known) {
+  unsigned Problems = 0;
+  if (!Config.empty())
+    Problems += validateClangTidyConfig(Config, "--config", Known.Checks,
+                                        Known.Options, llvm::errs());
+  if (ConfigFile.getNumOccurrences()) {
+    if (auto Text = readInputFile(ConfigFile, ConfigFileMaxBytes))
+      Problems += validateClangTidyConfig((*Text)->getBuffer(), ConfigFile,
+                                          Known.Checks, Known.Options,
+                                          llvm::errs());
+    else
+      llvm::consumeError(Text.takeError()); // reported when it was read
+  }
+  // The globs, as a configuration's Checks (quoted for YAML).
+  for (const auto &[Flag, Globs] :
+       {std::pair{llvm::StringRef("--checks"), &Checks},
+        std::pair{llvm::StringRef("--warnings-as-errors"), &WarningsAsErrors}})
+    if (Globs->getNumOccurrences()) {
+      std::string Quoted;
+      for (const char C : Globs->getValue())
+        Quoted += C == '\'' ? std::string("''") : std::string(1, C);
+      Problems += validateClangTidyConfig("Checks: '" + Quoted + "'", Flag,
+                                          Known.Checks, Known.Options,
+                                          llvm::errs());
+    }
+  return Problems;
 }
 
 /// Which files are analyzed, each with the commands it is parsed with.
@@ -946,6 +1045,7 @@ StandaloneRun::Stop StandaloneRun::planFiles() {
 /// The inputs: the files named, or with -p and none named every CUDA file
 /// of the database; then --source-filter and --shard.
 StandaloneRun::Stop StandaloneRun::selectFiles() {
+  InputsNamed = !SourcePaths.empty();
   if (SourcePaths.empty() && !BuildPath.empty()) {
     auto Loaded = loadProjectDatabase("");
     if (!Loaded) {
@@ -1038,6 +1138,35 @@ StandaloneRun::Stop StandaloneRun::configureCommands() {
   Settings.Pass = Pass;
   Settings.GpuArchs = std::move(GpuArchs);
   Settings.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
+  // --extra-arg=--cuda-gpu-arch=X (or --offload-arch=X), clang-tidy's way
+  // to pick the arch, is cuda-tidy's --cuda-gpu-arch=X: it replaces the
+  // compile command's arch instead of adding a second one that the
+  // analysis never sees (issue 37 §3). cuda-tidy's own flag wins.
+  std::vector<std::string> ArchesFromExtraArgs;
+  for (const std::vector<std::string> *Extra : {&ExtraArgs, &ExtraArgsBefore})
+    for (const std::string &Arg : *Extra)
+      for (llvm::StringRef Prefix : {"--cuda-gpu-arch=", "--offload-arch="})
+        if (llvm::StringRef(Arg).starts_with(Prefix))
+          ArchesFromExtraArgs.push_back(Arg.substr(Prefix.size()));
+  auto NamesArch = [](const std::string &Arg) {
+    return llvm::StringRef(Arg).starts_with("--cuda-gpu-arch=") ||
+           llvm::StringRef(Arg).starts_with("--offload-arch=");
+  };
+  if (!ArchesFromExtraArgs.empty() && Settings.GpuArchExplicit) {
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+        << "--cuda-gpu-arch=" << GpuArch << " wins over the arch that "
+        << "--extra-arg names (" << llvm::join(ArchesFromExtraArgs, ",")
+        << ")\n";
+  } else if (!ArchesFromExtraArgs.empty()) {
+    llvm::Expected<std::vector<std::string>> Archs =
+        parseGpuArchList(llvm::join(ArchesFromExtraArgs, ","));
+    if (!Archs) {
+      error("--extra-arg: " + llvm::toString(Archs.takeError()));
+      return ExitUsageError;
+    }
+    Settings.GpuArchs = std::move(*Archs);
+    Settings.GpuArchExplicit = true;
+  }
   Settings.ResourceDir = findClangResourceDir(
       Executable, CUDA_TIDY_BUNDLED_RESOURCE_DIR, CUDA_TIDY_CLANG_RESOURCE_DIR);
   if (!NoNvccCompat) {
@@ -1052,9 +1181,10 @@ StandaloneRun::Stop StandaloneRun::configureCommands() {
     Settings.CompatHeader = std::move(Compat.Header);
     Settings.HostCompilerIncludeDir = std::move(Compat.HostCompilerIncludeDir);
   }
-  Settings.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
-  Settings.ExtraArgsBefore.assign(ExtraArgsBefore.begin(),
-                                  ExtraArgsBefore.end());
+  llvm::copy_if(ExtraArgs, std::back_inserter(Settings.ExtraArgs),
+                [&](const std::string &A) { return !NamesArch(A); });
+  llvm::copy_if(ExtraArgsBefore, std::back_inserter(Settings.ExtraArgsBefore),
+                [&](const std::string &A) { return !NamesArch(A); });
 
   std::unique_ptr<tooling::CompilationDatabase> Project;
   if (FlagsAfterDoubleDash) {
@@ -1090,8 +1220,16 @@ void StandaloneRun::planInput(const std::string &Path) {
     llvm::SmallString<256> Absolute(Path);
     (void)llvm::sys::fs::make_absolute(Absolute);
     llvm::sys::path::remove_dots(Absolute, true);
-    if (ProjectSettings->isExcluded(Absolute))
+    if (ProjectSettings->isExcluded(Absolute)) {
+      // A file named on the command line is not dropped without a word
+      // (issue 37 §3); the database's files, with -p alone, are.
+      if (InputsNamed)
+        llvm::WithColor::note(llvm::errs(), "cuda-tidy")
+            << "'" << escapeForTerminal(Path)
+            << "' is not analyzed: 'exclude:' in "
+            << escapeForTerminal(ProjectSettings->Path) << " names it\n";
       return;
+    }
   }
   if (!llvm::sys::fs::is_regular_file(Path)) {
     error("cannot analyze '" + escapeForTerminal(Path) +
@@ -1516,7 +1654,8 @@ StandaloneRun::Stop StandaloneRun::writeResults() {
         applyFixes(Errors, Behaviour == FB_FixNotes, Snapshots, llvm::errs());
     if (!Quiet && Fixed.Suggested)
       llvm::errs() << "cuda-tidy applied " << Fixed.Applied << " of "
-                   << Fixed.Suggested << " suggested fixes"
+                   << Fixed.Suggested << " suggested fix"
+                   << (Fixed.Suggested == 1 ? "" : "es")
                    << (Fixed.Overlapping ? " (overlapping fixes skipped)" : "")
                    << ".\n";
     AnalysisFailed |= Fixed.FilesRefused > 0;
