@@ -95,6 +95,38 @@ struct Step {
   bool IsWarning;
 };
 
+/// Where a step of a divergence finding's path comes in the story it tells,
+/// from its message (checks/DivergenceNotes.cpp and the checks' notes): 0
+/// the value that differs between threads, 1 the argument that carries it
+/// into a call, 2 the condition on it, 3 the exit some threads take, 4 the
+/// call that reaches the barrier, 5 the barrier or collective. None for a
+/// step of another kind.
+std::optional<unsigned> causalRank(const Step &S) {
+  const llvm::StringRef M = S.Message;
+  if (S.IsWarning)
+    return M.starts_with("call to '") ? 4 : 5;
+  if (M.starts_with("this argument "))
+    return 1;
+  if (M.starts_with("this condition") ||
+      M.starts_with("the lanes that reach the call are decided by this "
+                    "condition"))
+    return 2;
+  if (M.starts_with("threads that take this '") ||
+      M.starts_with("lanes that take this '"))
+    return 3;
+  if (M.ends_with("' is called here") || M.contains("' is called here with "))
+    return 5;
+  if (M.contains("' calls '") || M.starts_with("called by '"))
+    return 4;
+  for (const llvm::StringRef Origin :
+       {" depends on ", " is loaded from shared memory",
+        " is assigned under a condition", " is updated in a loop",
+        " is written by inline assembly", " is not uniform across the "})
+    if (M.contains(Origin))
+      return 0;
+  return std::nullopt;
+}
+
 /// The source of one file with \p Steps (all in that file) placed under
 /// their lines, in windows of context around them.
 void writeSource(llvm::raw_ostream &OS, llvm::StringRef File,
@@ -213,13 +245,15 @@ void writeFindingPage(llvm::raw_ostream &OS, const Finding &F, size_t Index,
   OS << " &middot; <span class='tier " << tierClass(tierOf(F)) << "'>"
      << escapeMarkup(tierOf(F)) << "</span></p>\n";
 
-  // The path, numbered in source order: the checks' notes name a cause
-  // before its effect in the code ("'i' depends on threadIdx.x", then the
-  // condition on 'i', then the branch, then the barrier), but do not list
-  // them in that order. Steps in the warning's file come first; at one
-  // place the notes go before the warning.
-  // (Number holds the note's index until then: equal places keep the
-  // checks' order.)
+  // The path, numbered in causal order (issue 37 §3): where the
+  // thread-dependent value comes from, the condition on it, the exit, the
+  // call, the barrier, whatever their order in the source (a callee defined
+  // above its caller puts the condition first there). The checks emit their
+  // notes in no such order. A finding with a note of another kind keeps
+  // source order. Within a kind, and in source order, steps in the
+  // warning's file come first; at one place the notes go before the
+  // warning. (Number holds the note's index until then: equal places keep
+  // the checks' order.)
   std::vector<Step> Steps;
   Steps.reserve(F.Notes.size() + 1);
   for (const FindingNote &N : F.Notes)
@@ -227,9 +261,12 @@ void writeFindingPage(llvm::raw_ostream &OS, const Finding &F, size_t Index,
                      false});
   Steps.push_back({static_cast<unsigned>(Steps.size()), F.Where, F.Message,
                    true});
+  const bool Causal = llvm::all_of(
+      Steps, [](const Step &S) { return causalRank(S).has_value(); });
   llvm::sort(Steps, [&](const Step &A, const Step &B) {
     auto Key = [&](const Step &S) {
-      return std::make_tuple(S.Where.File != F.Where.File, S.Where.File,
+      return std::make_tuple(Causal ? *causalRank(S) : 0,
+                             S.Where.File != F.Where.File, S.Where.File,
                              S.Where.Line, S.Where.Column, S.IsWarning,
                              S.Number);
     };
