@@ -91,10 +91,13 @@ static cl::opt<std::string> SourceFilter(
 static cl::opt<bool> SystemHeaders("system-headers",
                                    cl::desc("Show findings in system headers."),
                                    cl::cat(Category));
-static cl::opt<std::string> Config("config",
-                                   cl::desc("Configuration in YAML/JSON, as "
-                                            "in a .clang-tidy file."),
-                                   cl::cat(Category));
+static cl::opt<std::string>
+    Config("config",
+           cl::desc("Configuration in YAML/JSON, as in a .clang-tidy file; "
+                    "it replaces the .clang-tidy files and .cuda-tidy.yaml's "
+                    "checks. Empty, none (as in clang-tidy: Emacs's "
+                    "flycheck-clang-tidy passes an empty one)."),
+           cl::cat(Category));
 static cl::opt<std::string>
     ConfigFile("config-file",
                cl::desc("Read the configuration from this file."),
@@ -471,7 +474,7 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   ClangTidyOptions Overrides;
   if (Checks.getNumOccurrences())
     Overrides.Checks = Checks;
-  else if (ProjectChecks && !Config.getNumOccurrences() &&
+  else if (ProjectChecks && Config.empty() &&
            !ConfigFile.getNumOccurrences())
     Overrides.Checks = "-*," + *ProjectChecks;
   if (WarningsAsErrors.getNumOccurrences())
@@ -508,7 +511,7 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
         std::move(*Parsed), std::move(Overrides), FS);
   };
   if (ConfigFile.getNumOccurrences()) {
-    if (Config.getNumOccurrences()) {
+    if (!Config.empty()) {
       llvm::WithColor::error(llvm::errs(), "cuda-tidy")
           << "--config-file and --config are mutually exclusive\n";
       return nullptr;
@@ -521,7 +524,7 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
     }
     return FromText((*Text)->getBuffer(), ConfigFile);
   }
-  if (Config.getNumOccurrences())
+  if (!Config.empty())
     return FromText(Config, "<command-line-config>");
   return std::make_unique<FileOptionsProvider>(
       std::move(GlobalOptions), std::move(Defaults), std::move(Overrides), FS);
