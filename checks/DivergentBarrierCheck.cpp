@@ -5,6 +5,7 @@
 #include "checks/analysis/api/HipPortability.h"
 #include "checks/analysis/divergence/BlockExtentGuards.h"
 #include "checks/analysis/divergence/ExitedThreads.h"
+#include "checks/analysis/divergence/RoleSplits.h"
 #include "checks/analysis/memory/SharedExchange.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
@@ -223,6 +224,24 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       std::optional<DivergenceReason> Reason =
           Divergence->divergenceAt(Call, Barrier->BarrierScope);
       if (!Reason)
+        continue;
+      // Whole warps split into roles that each run the same number of
+      // block barriers: the k-th of one role completes with the k-th of
+      // the other (divergence/RoleSplits.h).
+      if (Barrier->BarrierScope == Scope::Block &&
+          analysis::isMatchedRoleSplit(
+              *Divergence, *Reason, [&](const CallExpr *Other) {
+                if (std::optional<analysis::BarrierCall> B =
+                        analysis::asBarrierCall(Other))
+                  return B->BarrierScope == Scope::Block
+                             ? analysis::SyncKind::Barrier
+                         : B->BarrierScope > Scope::Block
+                             ? analysis::SyncKind::Unknown
+                             : analysis::SyncKind::None;
+                return synchronizesBlock(Other, Manager)
+                           ? analysis::SyncKind::Unknown
+                           : analysis::SyncKind::None;
+              }))
         continue;
       // The threads that miss the barrier leave the kernel for good: they
       // returned, or they skip the branch (or leave the loop) that holds

@@ -410,6 +410,21 @@ Level inlineAsmOutputLevel(llvm::StringRef AsmText) {
   return Found ? Result : Level::grid();
 }
 
+bool isLaneIdRead(llvm::StringRef AsmText) {
+  llvm::StringRef Text = AsmText.trim();
+  Text.consume_back(";");
+  Text = Text.trim();
+  // "mov.u32 %0, %%laneid" (or .s32/.b32), one instruction, output 0.
+  if (!Text.consume_front("mov."))
+    return false;
+  auto [Type, Operands] = Text.split(' ');
+  if (Type != "u32" && Type != "s32" && Type != "b32")
+    return false;
+  auto [Destination, Source] = Operands.split(',');
+  return Destination.trim() == "%0" &&
+         (Source.trim() == "%%laneid" || Source.trim() == "%laneid");
+}
+
 std::optional<ResultModel> knownResultModel(const CallExpr *Call,
                                             bool AssumeWarpAlignedRows) {
   const FunctionDecl *FD = Call->getDirectCallee();

@@ -131,6 +131,13 @@ std::optional<ResultModel> knownResultModel(const CallExpr *Call,
 /// gives Grid, meaning "as uniform as the inputs", which the caller joins.
 Level inlineAsmOutputLevel(llvm::StringRef AsmText);
 
+/// True when the inline assembly's only instruction copies `%laneid` into
+/// its first output (`mov.u32 %0, %%laneid;`, faiss's and CUTLASS's
+/// getLaneId()). Warps are cut from the linear thread index, so the lane id
+/// is that index modulo 32: lane-linear, the same function of the lane in
+/// every warp, like `threadIdx.x % 32`.
+bool isLaneIdRead(llvm::StringRef AsmText);
+
 } // namespace clang::tidy::cuda::analysis
 
 #endif

@@ -274,6 +274,13 @@ void FunctionDivergence::Impl::transfer(const Stmt *S) {
       for (const Expr *Input : Asm->inputs())
         V.join(valueOf(Input));
     V.clearLaneLinear().setKnownAlignLog2(0);
+    // %laneid is the linear thread index mod 32, as `threadIdx.x % 32` is:
+    // a loop from the lane id in steps of 32 up to a multiple of 32 has one
+    // trip count per warp.
+    if (Asm->getNumOutputs() == 1 && isLaneIdRead(Asm->getAsmString())) {
+      V.setLaneLinear(Level::grid(), 63, 5);
+      V.setLaneLevel(Level::grid());
+    }
     for (const Expr *Output : Asm->outputs())
       assign(Output, V);
     return;

@@ -10,6 +10,8 @@
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
+#include "checks/analysis/divergence/RoleSplits.h"
+#include "checks/analysis/api/CudaBuiltins.h"
 #include "checks/analysis/core/Uniformity.h"
 
 #include "clang/AST/ASTContext.h"
@@ -514,6 +516,9 @@ __global__ void k(int n) {
   ASSERT_TRUE(S.parsedCleanly());
   EXPECT_EQ(S.probe("k", 0).scope(), Scope::Thread);
   EXPECT_EQ(S.probe("k", 0).origin().Kind, OriginKind::InlineAsm);
+  EXPECT_TRUE(S.probe("k", 0).isLaneLinear())
+      << "%laneid is the linear thread index modulo 32";
+  EXPECT_EQ(S.probe("k", 0).laneSpanLog2(), 5u);
   EXPECT_EQ(S.probe("k", 1).scope(), Scope::Block);
   EXPECT_EQ(S.probe("k", 2).scope(), Scope::Warp);
   EXPECT_EQ(S.probe("k", 3).scope(), Scope::Block);
@@ -521,6 +526,106 @@ __global__ void k(int n) {
       << "every thread of a barrier reduction gets the same result; with a "
          "thread count the threads taking part are whole warps";
   EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
+}
+
+TEST(DivergenceAnalysis, LaneIdAssemblyIsRecognised) {
+  EXPECT_TRUE(isLaneIdRead("mov.u32 %0, %%laneid;"));
+  EXPECT_TRUE(isLaneIdRead("  mov.s32 %0, %%laneid"));
+  EXPECT_FALSE(isLaneIdRead("mov.u32 %0, %%warpid;"));
+  EXPECT_FALSE(isLaneIdRead("mov.u32 %1, %%laneid;"));
+  EXPECT_FALSE(isLaneIdRead("mov.u32 %0, %%laneid; add.u32 %0, %0, 1;"));
+}
+
+/// Block barriers are barriers; a call of `syncing` synchronizes an unknown
+/// number of times.
+static SyncKind classifyForTest(const CallExpr *Call) {
+  if (std::optional<BarrierCall> B = asBarrierCall(Call))
+    return B->BarrierScope == Scope::Block ? SyncKind::Barrier
+                                           : SyncKind::None;
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (F && F->getIdentifier() && F->getName() == "syncing")
+    return SyncKind::Unknown;
+  return SyncKind::None;
+}
+
+TEST(RoleSplits, ExactBarrierCounts) {
+  Snippet S(R"cu(
+__device__ void syncing();
+__device__ void straight(int n, int *p) {
+  __syncthreads();
+  if (n > 0) { p[0] = 1; __syncthreads(); } else { __syncthreads(); }
+  for (int i = 0; i < n; ++i) p[i] = i;
+}
+__device__ void inALoop(int n) { for (int i = 0; i < n; ++i) __syncthreads(); }
+__device__ void afterAReturn(int n) { if (n) return; __syncthreads(); }
+__device__ void unequalArms(int n) { if (n) __syncthreads(); }
+__device__ void underConditional(int n) { n > 0 ? (__syncthreads(), 0) : 0; }
+__device__ void viaCall() { syncing(); }
+__device__ void breakInLoop(int n, int *p) {
+  for (int i = 0; i < n; ++i) { if (p[i]) break; p[i] = 1; }
+  __syncthreads();
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  auto Count = [&](llvm::StringRef Name) {
+    return exactBarrierCount(S.function(Name)->getBody(), classifyForTest);
+  };
+  EXPECT_EQ(Count("straight"), std::optional<unsigned>(2));
+  EXPECT_EQ(Count("inALoop"), std::nullopt);
+  EXPECT_EQ(Count("afterAReturn"), std::nullopt);
+  EXPECT_EQ(Count("unequalArms"), std::nullopt);
+  EXPECT_EQ(Count("underConditional"), std::nullopt);
+  EXPECT_EQ(Count("viaCall"), std::nullopt);
+  EXPECT_EQ(Count("breakInLoop"), std::optional<unsigned>(1))
+      << "a break that stays inside the loop leaves nothing early";
+}
+
+TEST(RoleSplits, WarpAlignedRolesWithMatchingCounts) {
+  Snippet S(R"cu(
+__global__ void roles(int *p) {
+  if (threadIdx.x < 64) { p[0] = 1; __syncthreads(); __syncthreads(); return; }
+  __syncthreads();
+  p[threadIdx.x] = 2;
+  __syncthreads();
+}
+__global__ void arms(int *p) {
+  if (threadIdx.x / 32 == 1) { __syncthreads(); } else { __syncthreads(); }
+}
+__global__ void insideAWarp(int *p) {
+  if (threadIdx.x < 48) { __syncthreads(); } else { __syncthreads(); }
+}
+__global__ void unequal(int *p) {
+  if (threadIdx.x < 64) { __syncthreads(); return; }
+  __syncthreads();
+  __syncthreads();
+}
+__global__ void afterAnEarlierExit(int *p) {
+  if (p[threadIdx.x] > 0) return;
+  if (threadIdx.x < 64) { __syncthreads(); return; }
+  __syncthreads();
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  auto Matched = [&](llvm::StringRef Kernel, unsigned Barrier) {
+    std::vector<const CallExpr *> Barriers = S.callsOf(Kernel, "__syncthreads");
+    EXPECT_LT(Barrier, Barriers.size());
+    const FunctionDivergence &D = S.divergence(Kernel);
+    std::optional<DivergenceReason> Reason =
+        D.divergenceAt(Barriers[Barrier], Scope::Block);
+    EXPECT_TRUE(Reason.has_value()) << Kernel.str() << " " << Barrier;
+    return Reason && isMatchedRoleSplit(D, *Reason, classifyForTest);
+  };
+  EXPECT_TRUE(Matched("roles", 0));
+  EXPECT_TRUE(Matched("roles", 1));
+  EXPECT_TRUE(Matched("roles", 2)) << "the staying role's first barrier";
+  EXPECT_TRUE(Matched("roles", 3));
+  EXPECT_TRUE(Matched("arms", 0));
+  EXPECT_TRUE(Matched("arms", 1));
+  EXPECT_FALSE(Matched("insideAWarp", 0)) << "warp 1 is cut in two";
+  EXPECT_FALSE(Matched("unequal", 0));
+  EXPECT_FALSE(Matched("unequal", 1));
+  EXPECT_FALSE(Matched("afterAnEarlierExit", 0))
+      << "the split is reached by part of the block only";
 }
 
 TEST(DivergenceAnalysis, CooperativeGroupsValues) {
