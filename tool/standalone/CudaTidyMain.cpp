@@ -820,8 +820,8 @@ StandaloneRun::Stop StandaloneRun::readOptions() {
     if (Path->empty() || (Format == OutputFormat::Html && Path == &OutputFile))
       continue;
     if (std::optional<std::string> Why = whyNotWritable(*Path)) {
-      error(llvm::Twine(Flag) + "=" + escapeForTerminal(*Path) +
-            ": cannot write it: " + escapeForTerminal(*Why));
+      error(llvm::Twine("cannot write '") + escapeForTerminal(*Path) +
+            "': " + escapeForTerminal(*Why) + " (" + Flag + ")");
       return ExitUsageError;
     }
   }
