@@ -816,6 +816,131 @@ uint64_t ensuredFactor(const Stmt *S,
   return 1;
 }
 
+/// The statement of \p Body's top level that holds \p At, or null.
+const Stmt *topLevelStatementHolding(const CompoundStmt *Body, const Stmt *At,
+                                     const SourceManager &SM) {
+  SourceLocation Where = SM.getExpansionLoc(At->getBeginLoc());
+  for (const Stmt *S : Body->body()) {
+    SourceLocation Begin = SM.getExpansionLoc(S->getBeginLoc());
+    SourceLocation End = SM.getExpansionLoc(S->getEndLoc());
+    if (!SM.isBeforeInTranslationUnit(Where, Begin) &&
+        !SM.isBeforeInTranslationUnit(End, Where))
+      return S;
+  }
+  return nullptr;
+}
+
+/// The factor a whole-value write of \p Var gives it, when \p S is one:
+/// `v = e` (e's factor), `v *= e` (at least e's), `v <<= k` (2^k). nullopt
+/// when \p S is no such statement.
+std::optional<uint64_t> wholeWriteFactor(const Stmt *S, const VarDecl *Var,
+                                         ASTContext &Ctx) {
+  const auto *E = dyn_cast<Expr>(S);
+  const auto *Assign =
+      E ? dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts()) : nullptr;
+  if (!Assign || !Assign->isAssignmentOp())
+    return std::nullopt;
+  const auto *Target =
+      dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts());
+  if (!Target || Target->getDecl() != Var)
+    return std::nullopt;
+  switch (Assign->getOpcode()) {
+  case BO_Assign:
+  case BO_MulAssign:
+    return integerFactor(Assign->getRHS(), Ctx, 0);
+  case BO_ShlAssign: {
+    Expr::EvalResult Shift;
+    if (Assign->getRHS()->EvaluateAsInt(Shift, Ctx) &&
+        !Shift.Val.getInt().isNegative() &&
+        Shift.Val.getInt().getZExtValue() < 31)
+      return static_cast<uint64_t>(1) << Shift.Val.getInt().getZExtValue();
+    return 1;
+  }
+  default:
+    return 1;
+  }
+}
+
+/// \p Var's address is taken, or a non-const reference or a by-reference
+/// lambda capture is bound to it, somewhere in \p Body: a statement may then
+/// change it without naming it.
+class AliasedLocal : public RecursiveASTVisitor<AliasedLocal> {
+public:
+  AliasedLocal(const VarDecl *Var, const Stmt *Body)
+      : Var(Var), Parents(const_cast<Stmt *>(Body)) {}
+  bool Found = false;
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() != Var)
+      return true;
+    const Stmt *Parent = Parents.getParentIgnoreParenImpCasts(Ref);
+    if (const auto *Unary = dyn_cast_or_null<UnaryOperator>(Parent);
+        Unary && Unary->getOpcode() == UO_AddrOf)
+      Found = true;
+    if (const auto *Decl = dyn_cast_or_null<DeclStmt>(Parent))
+      for (const class Decl *D : Decl->decls())
+        if (const auto *Bound = dyn_cast<VarDecl>(D);
+            Bound && Bound->getType()->isReferenceType() &&
+            !Bound->getType().getNonReferenceType().isConstQualified())
+          Found = true;
+    return !Found;
+  }
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.capturesVariable() && Capture.getCapturedVar() == Var &&
+          Capture.getCaptureKind() == LCK_ByRef)
+        Found = true;
+    return !Found;
+  }
+
+private:
+  const VarDecl *Var;
+  ParentMap Parents;
+};
+
+/// The power-of-two factor local \p Var of \p Function holds at \p At:
+/// walking back over the top-level statements before the one holding \p At
+/// (each runs before it on every path), the last that writes the whole
+/// variable (`num_paths *= 1024;`) or declares it, when no statement after
+/// that one, up to and including the one holding \p At, changes it. 1 when
+/// unknown. HeCBench aop's main scales the path count read from the command
+/// line by 1024 before every launch.
+uint64_t factorReaching(const VarDecl *Var, const FunctionDecl *Function,
+                        const Stmt *At, ASTContext &Ctx) {
+  const auto *Body =
+      Function ? dyn_cast_or_null<CompoundStmt>(Function->getBody()) : nullptr;
+  // A const local holds its initializer, which integerFactor already read.
+  if (!Body || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      !Var->getType()->isIntegerType() || Var->getType().isConstQualified() ||
+      Var->getDeclContext() != Function)
+    return 1;
+  const Stmt *Holding =
+      topLevelStatementHolding(Body, At, Ctx.getSourceManager());
+  if (!Holding)
+    return 1;
+  AliasedLocal Aliased(Var, Body);
+  Aliased.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  if (Aliased.Found)
+    return 1;
+  const auto *Position = llvm::find(Body->body(), Holding);
+  auto Changes = [&](const Stmt *S) {
+    return ExprMutationAnalyzer(*S, Ctx).isMutated(Var);
+  };
+  if (Changes(Holding))
+    return 1;
+  while (Position != Body->body_begin()) {
+    --Position;
+    const Stmt *S = *Position;
+    if (const auto *Decl = dyn_cast<DeclStmt>(S))
+      if (llvm::is_contained(Decl->decls(), Var))
+        return Var->getInit() ? integerFactor(Var->getInit(), Ctx, 0) : 1;
+    if (std::optional<uint64_t> Written = wholeWriteFactor(S, Var, Ctx))
+      return *Written;
+    if (Changes(S))
+      return 1;
+  }
+  return 1;
+}
+
 /// The power-of-two factor a launch argument is known to have where
 /// \p Launch (in \p Launcher) passes it: from its value (a constant, a
 /// product with one, a local that holds one), or from an assertion on the
@@ -847,6 +972,8 @@ uint64_t launchArgumentFactor(const Expr *Arg, const FunctionDecl *Launcher,
   if (Asserted > Factor &&
       !ExprMutationAnalyzer(*Body, Ctx).isMutated(Var))
     Factor = Asserted;
+  if (Factor < MaxFactor && !isa<ParmVarDecl>(Var))
+    Factor = std::max(Factor, factorReaching(Var, Launcher, Launch, Ctx));
   return Factor;
 }
 
@@ -1000,6 +1127,8 @@ public:
     if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
         !FD->isDependentContext())
       Kernels.push_back(FD);
+    if (FD->isMain() && FD->doesThisDeclarationHaveABody())
+      DefinesMain = true;
     return true;
   }
 
@@ -1008,6 +1137,7 @@ public:
       return true;
     std::optional<KernelLaunch> Launch = asKernelLaunch(Call, Ctx);
     if (!Launch) {
+      recordHostCall(Call);
       recordWrapperLaunch(Call);
       return true;
     }
@@ -1023,10 +1153,18 @@ public:
         Call->getNumArgs() == Launch->Kernel->getNumParams()) {
       if (First)
         Factors->second.assign(Call->getNumArgs(), MaxFactor);
-      for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-        Factors->second[I] = std::min(
-            Factors->second[I],
-            launchArgumentFactor(Call->getArg(I), Current, Call, Ctx));
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+        uint64_t Factor =
+            launchArgumentFactor(Call->getArg(I), Current, Call, Ctx);
+        // A parameter of the launching function: its callers decide, once
+        // the whole TU has been seen (resolveCallerFactors).
+        if (const ParmVarDecl *Param =
+                launcherParameter(Call->getArg(I), Factor)) {
+          Pending.push_back({Kernel, I, Current, Param, Factor});
+          continue;
+        }
+        Factors->second[I] = std::min(Factors->second[I], Factor);
+      }
     } else {
       Factors->second.assign(Launch->Kernel->getNumParams(), 1);
     }
@@ -1092,6 +1230,72 @@ public:
     }
   }
 
+  /// Calls of the user's host functions, by callee, so that a launch
+  /// argument that is a parameter of its launcher can be valued at the
+  /// launcher's callers.
+  void recordHostCall(const CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Current || !Callee || isa<CXXMethodDecl>(Callee) ||
+        Callee->hasAttr<CUDAGlobalAttr>() || Callee->hasAttr<CUDADeviceAttr>())
+      return;
+    CallsTo[Callee->getCanonicalDecl()].emplace_back(Call, Current);
+  }
+
+  /// \p Arg names a parameter of the launching host function that the
+  /// function never changes, and the argument's own factor leaves room.
+  const ParmVarDecl *launcherParameter(const Expr *Arg, uint64_t Factor) {
+    if (!Current || Factor >= MaxFactor ||
+        Current->hasAttr<CUDAGlobalAttr>() ||
+        Current->hasAttr<CUDADeviceAttr>() || !Current->getBody())
+      return nullptr;
+    const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(Arg));
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || Param->getDeclContext() != Current ||
+        !Param->getType()->isIntegerType() ||
+        MutationCache::of(Ctx).isMutated(Param, *Current->getBody()))
+      return nullptr;
+    return Param;
+  }
+
+  /// The factor every caller of \p Launcher in this TU passes for
+  /// \p Param, or 1 when the launcher may be called from elsewhere (it is
+  /// visible outside the TU and the TU is not a program with its own
+  /// main), or has no caller here. One level of callers.
+  uint64_t callerFactor(const FunctionDecl *Launcher,
+                        const ParmVarDecl *Param) {
+    if (Launcher->isExternallyVisible() && !DefinesMain)
+      return 1;
+    auto Found = CallsTo.find(Launcher->getCanonicalDecl());
+    if (Found == CallsTo.end() || Found->second.empty())
+      return 1;
+    const unsigned Index = Param->getFunctionScopeIndex();
+    uint64_t Factor = MaxFactor;
+    for (const auto &[Call, Caller] : Found->second) {
+      if (Index >= Call->getNumArgs() || Caller->isDependentContext())
+        return 1;
+      const Expr *Arg = Call->getArg(Index);
+      uint64_t Here = integerFactor(Arg, Ctx, 0);
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(Arg)))
+        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+          Here = std::max(Here, factorReaching(Var, Caller, Call, Ctx));
+      Factor = std::min(Factor, Here);
+    }
+    return Factor;
+  }
+
+  /// Folds the launches whose argument was a launcher's parameter into the
+  /// kernels' argument factors.
+  void resolveCallerFactors() {
+    for (const PendingArgument &P : Pending) {
+      uint64_t Factor =
+          std::max(P.OwnFactor, callerFactor(P.Launcher, P.Param));
+      std::vector<uint64_t> &Factors = ArgumentFactors[P.Kernel];
+      if (P.Index < Factors.size())
+        Factors[P.Index] = std::min(Factors[P.Index], Factor);
+    }
+    Pending.clear();
+  }
+
   /// Folds one launch's block (nullptr: not read) into \p Kernel's extents.
   void recordExtents(const FunctionDecl *Kernel, const Expr *Block) {
     auto [It, First] = Extents.try_emplace(Kernel);
@@ -1127,6 +1331,19 @@ public:
   llvm::DenseSet<const FunctionDecl *> Unaligned;
   llvm::DenseMap<const FunctionDecl *, std::vector<uint64_t>> ArgumentFactors;
   llvm::DenseMap<const FunctionDecl *, LaunchShapes::LaunchedExtents> Extents;
+  /// A launch argument that is a parameter of its launcher.
+  struct PendingArgument {
+    const FunctionDecl *Kernel;
+    unsigned Index;
+    const FunctionDecl *Launcher;
+    const ParmVarDecl *Param;
+    uint64_t OwnFactor;
+  };
+  std::vector<PendingArgument> Pending;
+  llvm::DenseMap<const FunctionDecl *,
+                 std::vector<std::pair<const CallExpr *, const FunctionDecl *>>>
+      CallsTo;
+  bool DefinesMain = false;
 };
 
 /// The functions a body calls by name (its lambdas' bodies included).
@@ -1162,6 +1379,7 @@ void LaunchShapes::scanLaunches() {
   for (Decl *D : Context.getTranslationUnitDecl()->decls())
     if (!SM.isInSystemHeader(D->getLocation()))
       Scanner.TraverseDecl(D);
+  Scanner.resolveCallerFactors();
   LaunchedAligned = std::move(Scanner.Launches);
   KnownUnaligned = std::move(Scanner.Unaligned);
   ArgumentFactors = std::move(Scanner.ArgumentFactors);

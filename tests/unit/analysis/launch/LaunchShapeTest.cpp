@@ -352,6 +352,51 @@ void later(int q) {
   EXPECT_EQ(Factor("neverLaunched"), 1u);
 }
 
+TEST(LaunchShape, ArgumentFactorsFromTheLaunchersCallers) {
+  ParsedCuda P(R"cu(
+int readCount();
+__global__ void scaled(int n) {}
+__global__ void shifted(int n) {}
+__global__ void local(int n) {}
+__global__ void mixed(int n) {}
+__global__ void changedLater(int n) {}
+static void launchScaled(int n) { scaled<<<1, 256>>>(n); }
+static void launchShifted(int n) { shifted<<<1, 256>>>(n); }
+static void launchMixed(int n) { mixed<<<1, 256>>>(n); }
+static void launchChanged(int n) { changedLater<<<1, 256>>>(n); }
+int main() {
+  int paths = readCount();
+  paths *= 1024;
+  for (int r = 0; r < 3; ++r)
+    launchScaled(paths);
+  int rows = readCount();
+  rows <<= 6;
+  launchShifted(rows);
+  int count = readCount();
+  count = count * 512;
+  local<<<1, 256>>>(count);
+  launchMixed(paths);
+  launchMixed(rows + 1);
+  int later = 64 * readCount();
+  if (later > 100)
+    later -= 1;
+  launchChanged(later);
+  return 0;
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  auto Factor = [&](llvm::StringRef Kernel) {
+    return Shapes.argumentFactor(P.function(Kernel), 0);
+  };
+  EXPECT_EQ(Factor("scaled"), 1024u) << "paths *= 1024 before the loop";
+  EXPECT_EQ(Factor("shifted"), 64u);
+  EXPECT_EQ(Factor("local"), 512u) << "a local of the launcher itself";
+  EXPECT_EQ(Factor("mixed"), 1u) << "the least over the callers";
+  EXPECT_EQ(Factor("changedLater"), 1u)
+      << "changed under a condition after the write";
+}
+
 } // namespace
 } // namespace clang::tidy::cuda::analysis
 
