@@ -133,7 +133,8 @@ static cl::opt<bool> NoExplain(
 static cl::opt<bool> VerifyConfig(
     "verify-config",
     cl::desc("Check the configuration (.cuda-tidy.yaml, the .clang-tidy "
-             "files, --config, --config-file, --checks) for unknown checks "
+             "files, --config, --config-file, --checks, "
+             "--warnings-as-errors) for unknown checks "
              "and options and malformed files, analyze nothing, and exit: 0 "
              "with \"No config errors detected.\", else 2, as clang-tidy "
              "22's flag (which exits 1)."),
