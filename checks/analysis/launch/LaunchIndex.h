@@ -27,6 +27,7 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHINDEX_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHINDEX_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -99,6 +100,48 @@ struct TranslationUnitRecord {
 llvm::json::Value toJSON(const TranslationUnitRecord &Record);
 bool fromJSON(const llvm::json::Value &Value, TranslationUnitRecord &Record,
               llvm::json::Path Path);
+
+/// Records are read and written without building llvm::json's tree, whose
+/// objects cost several kilobytes each: a 119 MB record held 8 GB (issue 38
+/// G10). What follows reads and writes the same JSON as toJSON and fromJSON,
+/// in memory proportional to the text.
+
+/// Writes \p Record as `OS << json::Value(toJSON(Record))` would, byte for
+/// byte (keys in order), without the tree.
+void writeJSON(llvm::json::OStream &OS, const TranslationUnitRecord &Record);
+
+/// Whether \p Text is one JSON value (whitespace around it allowed) in
+/// strict JSON syntax, valid UTF-8, nested at most 256 levels deep. When not,
+/// \p ErrorOffset (if given) is the offset of the first byte that is not.
+/// llvm::json::parse also accepts numbers such as `+1` and `01`, which no
+/// writer of records produces; those are refused here.
+bool isStrictJson(llvm::StringRef Text, size_t *ErrorOffset = nullptr);
+/// isStrictJson as an error: `not JSON (invalid at line L, column C)`.
+llvm::Error checkStrictJson(llvm::StringRef Text);
+
+/// For a \p Object that isStrictJson accepted and that is an object: calls
+/// \p Member with each key (escapes decoded) and the text of its value, in
+/// the order of the text; duplicates are all passed (llvm::json keeps the
+/// last).
+void forEachMember(
+    llvm::StringRef Object,
+    llvm::function_ref<void(llvm::StringRef Key, llvm::StringRef Value)>
+        Member);
+
+/// For an \p Array that isStrictJson accepted and that is an array: calls
+/// \p Element with the text of each element until it returns false.
+void forEachElement(llvm::StringRef Array,
+                    llvm::function_ref<bool(llvm::StringRef Value)> Element);
+
+/// fromJSON of the record whose JSON text is \p Value (text isStrictJson
+/// accepted, or a value within it), reading the text in place: the same
+/// record, and the same errors reported at \p Path.
+bool fromJSONText(llvm::StringRef Value, TranslationUnitRecord &Record,
+                  llvm::json::Path Path);
+
+/// The record of a record file's text \p Text: isStrictJson, then
+/// fromJSONText; an error says why it is not one.
+llvm::Expected<TranslationUnitRecord> parseRecord(llvm::StringRef Text);
 
 /// Writes \p Record as a new file in \p Dir, atomically; creates \p Dir if
 /// need be. An untrusted \p Dir (isTrustedIndexFolder) is an error and is

@@ -399,18 +399,19 @@ writeIndexFolder(llvm::StringRef Dir,
                  llvm::ArrayRef<analysis::TranslationUnitRecord> Records,
                  llvm::ArrayRef<std::string> MainFiles,
                  llvm::StringRef ToolVersion) {
-  std::map<std::string, llvm::json::Array> ByMain;
+  // The records of each main file, written without llvm::json's tree
+  // (issue 38 G10), as `OS << json::Value(File)` would write it.
+  std::map<std::string, std::vector<const analysis::TranslationUnitRecord *>>
+      ByMain;
   for (const std::string &Main : MainFiles)
     ByMain[cleanSourcePath(Main)];
   for (const analysis::TranslationUnitRecord &Record : Records)
-    ByMain[Record.MainFile].push_back(analysis::toJSON(Record));
+    ByMain[Record.MainFile].push_back(&Record);
   llvm::Error Failed = llvm::Error::success();
-  for (auto &[Main, Recorded] : ByMain) {
-    llvm::json::Object File{{"format", IndexFileFormat},
-                            {"version", IndexFileVersion},
-                            {"tool", ToolVersion},
-                            {"main", Main},
-                            {"records", std::move(Recorded)}};
+  for (const auto &Entry : ByMain) {
+    const std::string &Main = Entry.first;
+    const std::vector<const analysis::TranslationUnitRecord *> &Recorded =
+        Entry.second;
     // Through a temporary file and a rename: a join, or another run of the
     // same file, reads the old record or the new one, never half of one.
     llvm::SmallString<256> Model(Dir);
@@ -428,7 +429,20 @@ writeIndexFolder(llvm::StringRef Dir,
     std::error_code EC;
     {
       llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-      OS << llvm::json::Value(std::move(File)) << "\n";
+      {
+        llvm::json::OStream JOS(OS);
+        JOS.object([&] { // keys in json::Value's order: sorted
+          JOS.attribute("format", IndexFileFormat);
+          JOS.attribute("main", Main);
+          JOS.attributeArray("records", [&] {
+            for (const analysis::TranslationUnitRecord *Record : Recorded)
+              analysis::writeJSON(JOS, *Record);
+          });
+          JOS.attribute("tool", ToolVersion);
+          JOS.attribute("version", IndexFileVersion);
+        });
+      }
+      OS << "\n";
       OS.close();
       if (OS.has_error())
         EC = OS.error();
@@ -461,51 +475,89 @@ readIndexFile(llvm::StringRef Path, llvm::StringRef ToolVersion) {
   llvm::StringRef Bytes = (*Text)->getBuffer();
   if (llvm::Error E = checkNestingDepth(Bytes, Path, InputSyntax::Json))
     return std::move(E);
-  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Bytes);
-  if (!Parsed)
-    return llvm::createStringError("not JSON: " +
-                                   llvm::toString(Parsed.takeError()));
-  const llvm::json::Object *File = Parsed->getAsObject();
-  std::optional<llvm::StringRef> Format =
-      File ? File->getString("format") : std::nullopt;
-  if (!Format || *Format != IndexFileFormat)
+  // Read in place: llvm::json's tree of a record held about 85 times its
+  // size (issue 38 G10).
+  if (llvm::Error E = analysis::checkStrictJson(Bytes))
+    return std::move(E);
+  llvm::StringMap<llvm::StringRef> Members; // the last value of each key
+  analysis::forEachMember(Bytes, [&](llvm::StringRef Key,
+                                     llvm::StringRef Value) {
+    static constexpr llvm::StringLiteral Read[] = {"format", "version", "tool",
+                                                   "main", "records"};
+    if (llvm::is_contained(Read, Key))
+      Members[Key] = Value;
+  });
+  // A scalar member's value, as the tree would hold it (a container is
+  // neither a string nor an integer).
+  auto Scalar = [&](llvm::StringRef Key) -> std::optional<llvm::json::Value> {
+    auto It = Members.find(Key);
+    if (It == Members.end() || It->second.starts_with("{") ||
+        It->second.starts_with("["))
+      return std::nullopt;
+    llvm::Expected<llvm::json::Value> Value = llvm::json::parse(It->second);
+    if (!Value) {
+      llvm::consumeError(Value.takeError());
+      return std::nullopt;
+    }
+    return std::move(*Value);
+  };
+  auto String = [&](llvm::StringRef Key) -> std::optional<std::string> {
+    std::optional<llvm::json::Value> Value = Scalar(Key);
+    if (std::optional<llvm::StringRef> S =
+            Value ? Value->getAsString() : std::nullopt)
+      return S->str();
+    return std::nullopt;
+  };
+  std::optional<std::string> Format = String("format");
+  if (!Bytes.ltrim(" \t\r\n").starts_with("{") || !Format ||
+      *Format != IndexFileFormat)
     return llvm::createStringError("not a launch record of cuda-tidy "
                                    "--index-dir");
-  std::optional<int64_t> Version = File->getInteger("version");
+  std::optional<llvm::json::Value> VersionValue = Scalar("version");
+  std::optional<int64_t> Version =
+      VersionValue ? VersionValue->getAsInteger() : std::nullopt;
   if (Version != IndexFileVersion)
     return llvm::createStringError(
         "record format version " +
         (Version ? std::to_string(*Version) : std::string("(none)")) +
         "; this cuda-tidy reads version " + std::to_string(IndexFileVersion));
-  std::optional<llvm::StringRef> Tool = File->getString("tool");
+  std::optional<std::string> Tool = String("tool");
   if (!Tool || *Tool != ToolVersion)
     return llvm::createStringError(
-        "written by cuda-tidy " + (Tool ? Tool->str() : "(unknown)") +
+        "written by cuda-tidy " + (Tool ? *Tool : "(unknown)") +
         ", this is cuda-tidy " + ToolVersion +
         ": write and join the records with one version");
-  std::optional<llvm::StringRef> Main = File->getString("main");
+  std::optional<std::string> Main = String("main");
   if (!Main || !llvm::sys::path::is_absolute(*Main))
     return llvm::createStringError("no absolute 'main' path");
   if (llvm::sys::path::filename(Path) != indexFileName(*Main))
     return llvm::createStringError(
         "the record of '" + *Main + "' is named '" + indexFileName(*Main) +
         "', not '" + llvm::sys::path::filename(Path) + "'");
-  const llvm::json::Array *List = File->getArray("records");
-  if (!List)
+  auto List = Members.find("records");
+  if (List == Members.end() || !List->second.starts_with("["))
     return llvm::createStringError("no 'records' list");
   std::vector<analysis::TranslationUnitRecord> Records;
-  for (const llvm::json::Value &Item : *List) {
+  llvm::Error Failed = llvm::Error::success();
+  analysis::forEachElement(List->second, [&](llvm::StringRef Item) {
     analysis::TranslationUnitRecord Record;
     llvm::json::Path::Root Root;
-    if (!analysis::fromJSON(Item, Record, Root))
-      return llvm::createStringError("a malformed record: " +
-                                     llvm::toString(Root.getError()));
-    if (Record.MainFile != *Main)
-      return llvm::createStringError("a record of '" + Record.MainFile +
-                                     "' in the file of '" + *Main + "'");
+    if (!analysis::fromJSONText(Item, Record, Root)) {
+      Failed = llvm::createStringError("a malformed record: " +
+                                       llvm::toString(Root.getError()));
+      return false;
+    }
+    if (Record.MainFile != *Main) {
+      Failed = llvm::createStringError("a record of '" + Record.MainFile +
+                                       "' in the file of '" + *Main + "'");
+      return false;
+    }
     Records.push_back(std::move(Record));
-  }
-  return std::make_pair(Main->str(), std::move(Records));
+    return true;
+  });
+  if (Failed)
+    return std::move(Failed);
+  return std::make_pair(std::move(*Main), std::move(Records));
 }
 
 } // namespace

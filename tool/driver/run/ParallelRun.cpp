@@ -8,6 +8,7 @@
 #include "tool/driver/support/MemoryBudget.h"
 #include "tool/driver/config/NvccSpellingRepair.h"
 #include "tool/driver/report/Reporters.h"
+#include "tool/driver/run/PerArchFindings.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/Regex.h"
@@ -587,8 +588,12 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                                     /*Quiet=*/true);
           Run.Stats = Context.getStats();
         }
-        // Headers named as a PCH names them (Findings.h), in both ways.
+        // Headers named as a PCH names them (Findings.h), in both ways,
+        // and the findings in the order of those names (issue 38 G11;
+        // runFileWithCaches did both for each command).
         absoluteFileNames(Run.Errors);
+        if (!With)
+          sortAsClangTidy(Run.Errors);
         setThreadMemoryAccount(nullptr);
         std::scoped_lock Lock(Watched->Mutex);
         return !Watched->Abandoned[I];

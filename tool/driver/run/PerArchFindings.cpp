@@ -111,4 +111,27 @@ mergeCommandFindings(std::vector<CommandFindings> Commands) {
   return Sorted;
 }
 
+void sortAsClangTidy(std::vector<ClangTidyError> &Errors) {
+  auto Key = [&](size_t I) {
+    const tooling::DiagnosticMessage &M = Errors[I].Message;
+    return std::tie(M.FilePath, M.FileOffset, Errors[I].DiagnosticName,
+                    M.Message);
+  };
+  std::vector<size_t> Order(Errors.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  if (llvm::is_sorted(Order, [&](size_t A, size_t B) { return Key(A) < Key(B); }))
+    return;
+  // Stable by the index (no std::stable_sort: its buffer is deprecated).
+  llvm::sort(Order, [&](size_t A, size_t B) {
+    return std::tuple_cat(Key(A), std::tie(A)) <
+           std::tuple_cat(Key(B), std::tie(B));
+  });
+  std::vector<ClangTidyError> Sorted;
+  Sorted.reserve(Errors.size());
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Errors[I]));
+  Errors = std::move(Sorted);
+}
+
 } // namespace clang::tidy::cuda::driver

@@ -37,6 +37,14 @@ struct CommandFindings {
 std::vector<ClangTidyError>
 mergeCommandFindings(std::vector<CommandFindings> Commands);
 
+/// Orders \p Errors as clang-tidy's consumer does (file, offset, check,
+/// message), keeping the order of those equal in all four. For after
+/// absoluteFileNames (Findings.h): the consumer ordered them by the names
+/// the parse gave, and a header found through a relative -I is named
+/// relatively by a full parse and absolutely by a parse from a preamble,
+/// so the findings of one file came out in two orders (issue 38 G11).
+void sortAsClangTidy(std::vector<ClangTidyError> &Errors);
+
 } // namespace clang::tidy::cuda::driver
 
 #endif

@@ -320,6 +320,7 @@ struct FileState {
   void closeCommand() {
     std::vector<ClangTidyError> Errors = Consumer->take();
     absoluteFileNames(Errors);
+    sortAsClangTidy(Errors); // in the order of those names (issue 38 G11)
     PerCommand.push_back({CommandArch, std::move(Errors)});
   }
 };
@@ -619,15 +620,13 @@ std::vector<std::string> newRecords(const FileState &State) {
     auto Buffer = llvm::MemoryBuffer::getFile(Path);
     if (!Buffer)
       continue;
-    llvm::Expected<llvm::json::Value> Parsed =
-        llvm::json::parse((*Buffer)->getBuffer());
-    if (!Parsed) {
-      llvm::consumeError(Parsed.takeError());
+    llvm::Expected<analysis::TranslationUnitRecord> Record =
+        analysis::parseRecord((*Buffer)->getBuffer());
+    if (!Record) {
+      llvm::consumeError(Record.takeError());
       continue;
     }
-    analysis::TranslationUnitRecord Record;
-    llvm::json::Path::Root Root;
-    if (fromJSON(*Parsed, Record, Root) && Record.MainFile == State.MainFile)
+    if (Record->MainFile == State.MainFile)
       Records.push_back((*Buffer)->getBuffer().str());
   }
   llvm::sort(Records);
@@ -646,16 +645,13 @@ void replayRecords(const FileState &State, const StoredResult &Result,
       !analysis::isTrustedIndexFolder(Dir->second.Value))
     return;
   for (const std::string &Text : Result.Records) {
-    llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Text);
-    if (!Parsed) {
-      llvm::consumeError(Parsed.takeError());
+    llvm::Expected<analysis::TranslationUnitRecord> Record =
+        analysis::parseRecord(Text);
+    if (!Record) {
+      llvm::consumeError(Record.takeError());
       continue;
     }
-    analysis::TranslationUnitRecord Record;
-    llvm::json::Path::Root Root;
-    if (!fromJSON(*Parsed, Record, Root))
-      continue;
-    if (llvm::Error E = analysis::writeRecord(Dir->second.Value, Record))
+    if (llvm::Error E = analysis::writeRecord(Dir->second.Value, *Record))
       llvm::consumeError(std::move(E));
   }
 }

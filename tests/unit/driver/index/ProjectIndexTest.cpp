@@ -25,7 +25,7 @@ struct ScratchDir {
   }
   ~ScratchDir() {
     analysis::forgetIndexFolder(Path);
-    llvm::sys::fs::remove_directories(Path);
+    (void)llvm::sys::fs::remove_directories(Path);
   }
   std::string write(llvm::StringRef Name, llvm::StringRef Text) const {
     llvm::SmallString<128> File(Path);
@@ -38,7 +38,8 @@ struct ScratchDir {
   }
 };
 
-TranslationUnitRecord kernelUnit(std::string Main, std::string Mangled) {
+TranslationUnitRecord kernelUnit(const std::string &Main,
+                                 std::string Mangled) {
   TranslationUnitRecord R;
   R.MainFile = Main;
   IndexedKernel K;
@@ -50,7 +51,7 @@ TranslationUnitRecord kernelUnit(std::string Main, std::string Mangled) {
   return R;
 }
 
-TranslationUnitRecord launchUnit(std::string Main, std::string Mangled,
+TranslationUnitRecord launchUnit(const std::string &Main, std::string Mangled,
                                  unsigned Offset, unsigned Line) {
   TranslationUnitRecord R;
   R.MainFile = Main;
@@ -136,12 +137,12 @@ TEST(ProjectIndex, AnUntrustedFolderIsNeitherReadNorWritten) {
        It.increment(EC))
     ++Entries;
   EXPECT_EQ(Entries, 1u); // only the planted record
-  llvm::sys::fs::remove_directories(Path);
+  (void)llvm::sys::fs::remove_directories(Path);
 }
 
 TEST(ProjectIndex, ABrokenRecordIsAnError) {
   ScratchDir Dir;
-  Dir.write("tu-broken.json", "{\"version\": 1, \"main\": 3}");
+  Dir.write("tu-broken.json", R"({"version": 1, "main": 3})");
   auto Records = analysis::readRecords(Dir.Path);
   ASSERT_FALSE(static_cast<bool>(Records));
   llvm::consumeError(Records.takeError());
@@ -154,6 +155,116 @@ optionsWith(llvm::StringRef WarningsAsErrors) {
   Options.WarningsAsErrors = WarningsAsErrors.str();
   return std::make_unique<DefaultOptionsProvider>(ClangTidyGlobalOptions(),
                                                   Options);
+}
+
+/// A record with every field, names that need escapes, and a note.
+TranslationUnitRecord fullRecord() {
+  TranslationUnitRecord R = kernelUnit("/p/a \"q\"\\\xc3\xa9.cu", "_Z1kPi");
+  TranslationUnitRecord L = launchUnit(R.MainFile, "_Z1kPf", 12, 3);
+  L.Launches[0].Notes.push_back({{"/p/h.cuh", 4, 1, 5}, "line\nbreak\x1b"});
+  R.Launches = L.Launches;
+  R.Kernels.push_back(R.Kernels[0]);
+  R.Kernels[1].Chain.clear();
+  return R;
+}
+
+// Issue 38 G10: records are written and read without llvm::json's tree
+// (a 119 MB record held 8 GB); the text and the records are those of
+// toJSON and fromJSON.
+TEST(ProjectIndex, RecordTextIsWrittenAsTheTreeWritesIt) {
+  TranslationUnitRecord R = fullRecord();
+  std::string Tree;
+  llvm::raw_string_ostream(Tree) << llvm::json::Value(analysis::toJSON(R));
+  std::string Streamed;
+  {
+    llvm::raw_string_ostream OS(Streamed);
+    llvm::json::OStream JOS(OS);
+    analysis::writeJSON(JOS, R);
+  }
+  EXPECT_EQ(Streamed, Tree);
+}
+
+/// What fromJSON on llvm::json's tree and fromJSONText on the text say of
+/// \p Text: the record as toJSON writes it, or the error.
+std::pair<std::string, std::string> readBothWays(llvm::StringRef Text) {
+  auto Describe = [](bool Ok, const TranslationUnitRecord &R,
+                     llvm::json::Path::Root &Root) {
+    if (!Ok)
+      return "error: " + llvm::toString(Root.getError());
+    std::string S;
+    llvm::raw_string_ostream(S) << llvm::json::Value(analysis::toJSON(R));
+    return S;
+  };
+  std::pair<std::string, std::string> Out;
+  {
+    llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Text);
+    EXPECT_TRUE(static_cast<bool>(Parsed)) << Text.str();
+    if (!Parsed) {
+      llvm::consumeError(Parsed.takeError());
+      return Out;
+    }
+    TranslationUnitRecord R;
+    llvm::json::Path::Root Root;
+    bool Ok = analysis::fromJSON(*Parsed, R, Root);
+    Out.first = Describe(Ok, R, Root);
+  }
+  EXPECT_TRUE(analysis::isStrictJson(Text)) << Text.str();
+  TranslationUnitRecord R;
+  llvm::json::Path::Root Root;
+  bool Ok = analysis::fromJSONText(Text, R, Root);
+  Out.second = Describe(Ok, R, Root);
+  return Out;
+}
+
+TEST(ProjectIndex, RecordTextIsReadAsTheTreeReadsIt) {
+  std::string Good;
+  llvm::raw_string_ostream(Good)
+      << llvm::json::Value(analysis::toJSON(fullRecord()));
+  std::vector<std::string> Texts = {
+      Good,
+      // Whitespace, escapes in keys and strings, unknown keys of any kind.
+      R"(  {"v\u0065rsion": 1, "main": "/p/\u00e9\n.cu", "x": {"y": [1, {"z": null}]}, "kernels": [ ], "launches": [] }  )",
+      // Duplicate keys: the last one counts, an error in an earlier one too.
+      R"({"version": 2, "version": 1, "main": 7, "main": "/m.cu", "kernels": [{"mangled": "a"}], "kernels": [], "launches": []})",
+      // Errors, each at its path: missing keys, wrong types, bad nesting.
+      "[]",
+      "{}",
+      R"({"version": "1"})",
+      R"({"version": 1.5})",
+      R"({"version": 2, "main": "m"})",
+      R"({"version": 1, "main": [], "kernels": [], "launches": []})",
+      R"({"version": 1, "main": "m", "kernels": {}, "launches": []})",
+      R"({"version": 1, "main": "m", "kernels": [{"mangled": "k", "sync": "s", "chain": [{"at": {"file": "f", "offset": -1, "line": 1, "column": 1}, "message": "m"}]}], "launches": []})",
+      R"({"version": 1, "main": "m", "kernels": [], "launches": [{"mangled": "k", "kernel": "k", "form": "f", "at": {"file": "f", "offset": 1, "line": 1, "column": 2.0}, "notes": [{"at": 3, "message": "m"}]}]})",
+      R"({"version": 1, "main": "m", "kernels": [{"mangled": "k", "sync": {"a": 1}, "chain": []}], "launches": []})",
+  };
+  for (const std::string &Text : Texts) {
+    auto [Tree, InPlace] = readBothWays(Text);
+    EXPECT_EQ(InPlace, Tree) << Text;
+  }
+  EXPECT_EQ(readBothWays(Good).second, Good);
+}
+
+TEST(ProjectIndex, OnlyStrictJsonIsReadInPlace) {
+  for (llvm::StringRef Bad :
+       {"", "{", R"({"a": 1,})", "[1 2]", "01", "+1", "1.", R"("\x")",
+        "\"a\xff\"", "\"\x01\"", R"({"a" 1})", "nul", "[] []"})
+    EXPECT_FALSE(analysis::isStrictJson(Bad)) << Bad.str();
+  size_t Offset = 0;
+  EXPECT_FALSE(analysis::isStrictJson(R"({"a": [1,
+ 2,, 3]})", &Offset));
+  EXPECT_EQ(Offset, 13u);
+  std::string Deep(300, '[');
+  Deep += std::string(300, ']');
+  EXPECT_FALSE(analysis::isStrictJson(Deep));
+  EXPECT_TRUE(analysis::isStrictJson(
+      R"( [1, -0.5e+3, true, false, null, "\ud83d\ude00\/", {}] )"));
+  llvm::Expected<TranslationUnitRecord> Bad =
+      analysis::parseRecord(R"({"version": 1,
+  "main" "m"})");
+  ASSERT_FALSE(static_cast<bool>(Bad));
+  EXPECT_EQ(llvm::toString(Bad.takeError()),
+            "not JSON (invalid at line 2, column 10)");
 }
 
 TEST(ProjectIndex, FindingsAreClangTidyErrorsThatHonourNolint) {
@@ -331,16 +442,15 @@ TEST(IndexFolder, WhatCannotBeJoinedIsNamedAndSkipped) {
     llvm::raw_fd_ostream OS(Path, EC);
     OS << Text;
   };
-  Write("broken.json", "{\"format\": ");
-  Write("foreign.json", "{\"version\": 1, \"main\": \"/p/x.cu\"}");
+  Write("broken.json", R"({"format": )");
+  Write("foreign.json", R"({"version": 1, "main": "/p/x.cu"})");
   Write(".being-written.tmp", "{");
   std::string Gone = Dir.Path.str().str() + "/gone.cu";
   Write(indexFileName(Gone),
-        "{\"format\": \"cuda-tidy-launch-index\", \"version\": 1, \"tool\": "
-        "\"1.0\", \"main\": \"" + Gone + "\", \"records\": []}");
+        R"({"format": "cuda-tidy-launch-index", "version": 1, "tool": "1.0", "main": ")" +
+            Gone + R"(", "records": []})");
   Write(indexFileName("/p/renamed.cu"),
-        "{\"format\": \"cuda-tidy-launch-index\", \"version\": 1, \"tool\": "
-        "\"1.0\", \"main\": \"/p/other.cu\", \"records\": []}");
+        R"({"format": "cuda-tidy-launch-index", "version": 1, "tool": "1.0", "main": "/p/other.cu", "records": []})");
 
   auto Read = readIndexFolders({Index.str().str()}, "1.0");
   ASSERT_TRUE(static_cast<bool>(Read));
