@@ -195,6 +195,33 @@ static void addFile(llvm::json::Object &Object, llvm::StringRef Key,
     Object[(Key + "Uri").str()] = uriFromPath(File);
 }
 
+/// \p Text as a JSON string holds it exactly: unchanged when it is UTF-8;
+/// else each byte of an invalid sequence written `\xHH` as text, as the
+/// text report writes it, not the U+FFFD llvm::json puts. For rdjson and
+/// GitLab Code Quality, whose fixed schemas have no room for JSON's
+/// "fileUri" (reviewdog rejects a field it does not know; issue 38 G12).
+static std::string exactText(llvm::StringRef Text) {
+  if (llvm::json::isUTF8(Text))
+    return Text.str();
+  std::string Out;
+  const auto *P = reinterpret_cast<const llvm::UTF8 *>(Text.begin());
+  const auto *End = reinterpret_cast<const llvm::UTF8 *>(Text.end());
+  while (P != End) {
+    const unsigned Length = llvm::getNumBytesForUTF8(*P);
+    if (Length <= static_cast<unsigned>(End - P) &&
+        llvm::isLegalUTF8Sequence(P, P + Length)) {
+      Out.append(reinterpret_cast<const char *>(P), Length);
+      P += Length;
+      continue;
+    }
+    Out += "\\x";
+    Out += llvm::hexdigit(*P >> 4, /*LowerCase=*/false);
+    Out += llvm::hexdigit(*P & 15, /*LowerCase=*/false);
+    ++P;
+  }
+  return Out;
+}
+
 static llvm::json::Object pointJson(const SourcePoint &P,
                                     const ReportContext &Context) {
   llvm::json::Object Point{{"line", P.Line}, {"column", P.Column}};
@@ -594,7 +621,8 @@ rdLocation(const SourcePoint &Begin, const ReportContext &Context,
            const SourcePoint *End = nullptr) {
   if (Begin.File.empty())
     return std::nullopt;
-  llvm::json::Object Location{{"path", relativeTo(Begin.File, Context.Root)}};
+  llvm::json::Object Location{
+      {"path", exactText(relativeTo(Begin.File, Context.Root))}};
   if (std::optional<llvm::json::Object> Start = rdPosition(Begin)) {
     llvm::json::Object Range{{"start", std::move(*Start)}};
     if (End)
@@ -621,7 +649,7 @@ void writeRdJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
     // newer than some reviewdog releases).
     std::string Message = F.Message;
     for (const FindingNote &N : F.Notes)
-      Message += "\n" + noteLine(N, Context);
+      Message += "\n" + exactText(noteLine(N, Context));
     llvm::json::Object Code{{"value", F.Check}};
     if (std::string Uri = checkDocumentationUri(F.Check, Context); !Uri.empty())
       Code["url"] = std::move(Uri);
@@ -691,7 +719,7 @@ void writeCodeQuality(llvm::raw_ostream &OS,
   for (const Finding &F : Findings) {
     std::string Body;
     for (const FindingNote &N : F.Notes)
-      Body += "- " + noteLine(N, Context) + "\n";
+      Body += "- " + exactText(noteLine(N, Context)) + "\n";
     // GitLab maps an issue to a file and a line; a compiler error with no
     // file is put on line 1 of no file ("") so it still shows in the report.
     llvm::json::Object Issue{
@@ -705,7 +733,7 @@ void writeCodeQuality(llvm::raw_ostream &OS,
          llvm::json::Object{
              {"path", F.Where.File.empty()
                           ? std::string()
-                          : relativeTo(F.Where.File, Context.Root)},
+                          : exactText(relativeTo(F.Where.File, Context.Root))},
              {"lines", llvm::json::Object{{"begin", std::max(F.Where.Line, 1u)}}}}}};
     if (!Body.empty())
       Issue["content"] = llvm::json::Object{{"body", std::move(Body)}};

@@ -66,7 +66,7 @@ def raw_unsafe(data):
 
 for name in names:
     label = repr(name)
-    for fmt in ("text", "json", "sarif", "github"):
+    for fmt in ("text", "json", "sarif", "github", "rdjson", "codequality"):
         code, out, err = run(fmt, name)
         check(code == 0, "%s %s: exit %d: %r" % (label, fmt, code, err))
         bad = raw_unsafe(out + err)
@@ -93,6 +93,19 @@ for name in names:
             uri = loc["physicalLocation"]["artifactLocation"]["uri"]
             check(urllib.parse.unquote_to_bytes(uri) == name,
                   "%s sarif: uri %r" % (label, uri))
+        elif fmt in ("rdjson", "codequality"):
+            # Issue 38 G12: no room for "fileUri" in these schemas; a name
+            # that is not UTF-8 has each invalid byte as \xHH text, as in
+            # the text report, not U+FFFD; any other name is exact.
+            doc = json.loads(out)
+            if fmt == "rdjson":
+                path = doc["diagnostics"][0]["location"]["path"]
+            else:
+                path = doc[0]["location"]["path"]
+            utf8 = name.decode("utf-8", "replace").encode("utf-8") == name
+            want = name if utf8 else escaped[name]
+            check(path.encode("utf-8") == want and "\ufffd" not in path,
+                  "%s %s: path %r" % (label, fmt, path))
         else:
             line = out.split(b"\n")[0]
             want = (b"::warning file=" + github[name] +
@@ -129,5 +142,5 @@ check(raw_unsafe(r.stdout + r.stderr) is None,
 
 for f in failures:
     print("FAIL:", f)
-print("checked %d names in 4 formats; %d failures" % (len(names), len(failures)))
+print("checked %d names in 6 formats; %d failures" % (len(names), len(failures)))
 sys.exit(1 if failures else 0)
