@@ -8,7 +8,7 @@ packages=(
   clang-22 clang-tidy-22 clangd-22 libclang-22-dev llvm-22-dev llvm-22-tools
   libyaml-cpp-dev googletest ninja-build cmake python3 git pre-commit
   lld zlib1g-dev libz3-dev vim vim-ale chromium python3-jsonschema
-  python3-venv strace
+  python3-venv strace libclang-rt-22-dev
 )
 
 missing=()
