@@ -153,6 +153,26 @@ Uniformity &Uniformity::join(const Uniformity &Other) {
   return *this;
 }
 
+Uniformity &Uniformity::narrowByPathChoice(const Uniformity &Choice) {
+  Level Lanes = std::min(laneLevel(), Choice.laneLevel());
+  CollectiveSymbols |= Choice.CollectiveSymbols;
+  Symbols |= Choice.Symbols;
+  if (Choice.L < L) {
+    L = Choice.L;
+    Origin = Choice.Origin;
+  }
+  if (LaneLinear) {
+    // A lane term plus an offset picked per group of the choice's level:
+    // still lane-linear when whole warps pick together.
+    if (Choice.L < Level::warp())
+      clearLaneLinear();
+    else
+      OffsetLevel = std::min(OffsetLevel, Choice.L);
+  }
+  LaneLvl = Lanes;
+  return *this;
+}
+
 bool Uniformity::sameAs(const Uniformity &Other) const {
   return L == Other.L && Symbols == Other.Symbols &&
          LaneLinear == Other.LaneLinear &&

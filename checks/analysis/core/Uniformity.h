@@ -237,6 +237,15 @@ public:
     A.join(B);
     return A;
   }
+  /// The value was picked on paths that split at a branch whose condition
+  /// is \p Choice (sync and temporal divergence, at the join): its level,
+  /// the level of a lane-linear offset and the lane level drop to the
+  /// choice's, its symbols join. What holds of the value on every path (its
+  /// known alignment, a lane-linear form when the choice is warp-uniform)
+  /// is kept: the incoming values were joined already. A plain join with
+  /// the choice would erase them (a bound `n / 32 * 32` in the else arm of
+  /// `if (a && b)` lost its alignment at the arm's entry).
+  Uniformity &narrowByPathChoice(const Uniformity &Choice);
   /// Equal as lattice elements (the origin is not compared).
   bool sameAs(const Uniformity &Other) const;
 

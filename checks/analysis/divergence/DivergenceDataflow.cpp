@@ -188,7 +188,7 @@ FunctionDivergence::Impl::entryState(const CFGBlock *B) {
       if (Escaped.test(Slot))
         escapedJoin(Slot, Narrow);
       else
-        S.mutableAt(Slot).join(Narrow);
+        S.mutableAt(Slot).narrowByPathChoice(Narrow);
     }
   }
   return S;

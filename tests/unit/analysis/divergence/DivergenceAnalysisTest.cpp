@@ -528,6 +528,29 @@ __global__ void k(int n) {
   EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
 }
 
+TEST(DivergenceAnalysis, NarrowingAtAJoinKeepsWhatHoldsOnEveryPath) {
+  // A multiple of 32 picked by a block-uniform branch: block-uniform, still
+  // a multiple of 32.
+  Uniformity Bound;
+  Bound.setKnownAlignLog2(5);
+  Bound.narrowByPathChoice(Uniformity::at(Level::block(), ValueOrigin{}));
+  EXPECT_EQ(Bound.level(), Level::block());
+  EXPECT_EQ(Bound.knownAlignLog2(), 5u);
+  // The lane plus an offset picked per block: lane-linear, offset per block.
+  Uniformity Lane = Uniformity::varying(ValueOrigin{});
+  Lane.setLaneLinear(Level::grid(), 5);
+  Lane.narrowByPathChoice(Uniformity::at(Level::block(), ValueOrigin{}));
+  EXPECT_TRUE(Lane.isLaneLinear());
+  EXPECT_EQ(Lane.laneOffsetLevel(), Level::block());
+  EXPECT_EQ(Lane.laneOffsetAlignLog2(), 5u);
+  // Picked per thread: no lane-linear form is left.
+  Uniformity PerThread = Uniformity::varying(ValueOrigin{});
+  PerThread.setLaneLinear(Level::grid(), 5);
+  PerThread.narrowByPathChoice(Uniformity::at(Level::thread(), ValueOrigin{}));
+  EXPECT_FALSE(PerThread.isLaneLinear());
+  EXPECT_EQ(PerThread.level(), Level::thread());
+}
+
 TEST(DivergenceAnalysis, LaneIdAssemblyIsRecognised) {
   EXPECT_TRUE(isLaneIdRead("mov.u32 %0, %%laneid;"));
   EXPECT_TRUE(isLaneIdRead("  mov.s32 %0, %%laneid"));
