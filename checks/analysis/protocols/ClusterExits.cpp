@@ -2,6 +2,7 @@
 
 #include "checks/analysis/protocols/ClusterExits.h"
 #include "checks/analysis/core/FactQueries.h"
+#include "checks/analysis/core/KernelWalk.h"
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/api/CooperativeGroups.h"
 #include "checks/analysis/api/CudaBuiltins.h"
@@ -34,13 +35,6 @@ bool inPtxNamespace(const Decl *D) {
       Outer = NS->getName();
     }
   return Ptx && Outer == "cuda";
-}
-
-llvm::StringRef calleeName(const CallExpr *Call) {
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getDeclName().isIdentifier())
-    return {};
-  return FD->getName();
 }
 
 } // namespace
@@ -123,10 +117,9 @@ struct Flow {
 
 } // namespace
 
-struct ClusterExitAnalysis::Impl {
-  const FunctionDecl *FD;
-  ASTContext &Ctx;
-  FactQueries &Manager;
+struct ClusterExitAnalysis::Impl : KernelScope {
+  using KernelScope::KernelScope;
+
   std::vector<DsmemAccess> Accesses;
   std::vector<UnsyncedExit> Exits;
   std::unique_ptr<ParentMap> Parents;
@@ -136,13 +129,10 @@ struct ClusterExitAnalysis::Impl {
   llvm::DenseMap<const Stmt *, unsigned> AccessOf;
   llvm::DenseMap<const FunctionDecl *, bool> CalleeSyncs;
 
-  Impl(const FunctionDecl *FD, ASTContext &Ctx, FactQueries &Manager)
-      : FD(FD), Ctx(Ctx), Manager(Manager) {}
-
   const CallExpr *sourceOf(const Expr *E, unsigned Depth = 0) const;
   void findPointers();
   bool isAccessUse(const Expr *E) const;
-  bool calleeSyncs(const FunctionDecl *Callee, unsigned Depth = 0);
+  bool calleeSyncs(const FunctionDecl *Callee);
   void transfer(const CFGBlock *Block, Flow &F);
   void run();
 };
@@ -256,47 +246,21 @@ bool ClusterExitAnalysis::Impl::isAccessUse(const Expr *E) const {
   }
 }
 
-bool ClusterExitAnalysis::Impl::calleeSyncs(const FunctionDecl *Callee,
-                                            unsigned Depth) {
-  if (!Callee || Depth > 4)
-    return false;
-  const FunctionDecl *Def = Callee->getDefinition();
-  if (!Def || !Def->getBody())
-    return false;
-  auto [It, New] = CalleeSyncs.try_emplace(Def, false);
-  if (!New)
-    return It->second;
-  struct Finder : RecursiveASTVisitor<Finder> {
-    Impl &I;
-    unsigned Depth;
-    bool Found = false;
-    Finder(Impl &I, unsigned Depth) : I(I), Depth(Depth) {}
-    bool VisitStmt(Stmt *S) {
-      ClusterBarrierPart Part = partOf(S);
-      if (Part == ClusterBarrierPart::Sync || Part == ClusterBarrierPart::Wait)
-        Found = true;
-      else if (const auto *Call = dyn_cast<CallExpr>(S))
-        Found = I.calleeSyncs(Call->getDirectCallee(), Depth + 1);
-      return !Found;
-    }
-  } Find(*this, Depth);
-  Find.TraverseStmt(Def->getBody());
-  CalleeSyncs[Def] = Find.Found;
-  return Find.Found;
+bool ClusterExitAnalysis::Impl::calleeSyncs(const FunctionDecl *Callee) {
+  return bodyReaches(Callee, CalleeSyncs, [](const Stmt *S) {
+    ClusterBarrierPart Part = partOf(S);
+    return Part == ClusterBarrierPart::Sync || Part == ClusterBarrierPart::Wait;
+  });
 }
 
 void ClusterExitAnalysis::Impl::transfer(const CFGBlock *Block, Flow &F) {
-  for (const CFGElement &Element : *Block) {
-    std::optional<CFGStmt> Item = Element.getAs<CFGStmt>();
-    if (!Item)
-      continue;
-    const Stmt *S = Item->getStmt();
+  forEachStmtOf(*Block, [&](const Stmt *S) {
     if (auto It = AccessOf.find(S); It != AccessOf.end()) {
       // The last access of the path stands for the earlier ones: a barrier
       // after it covers them all.
       F.Pending = static_cast<uint64_t>(1) << It->second;
       F.Arrived = 0;
-      continue;
+      return;
     }
     ClusterBarrierPart Part = partOf(S);
     if (Part == ClusterBarrierPart::None)
@@ -317,7 +281,7 @@ void ClusterExitAnalysis::Impl::transfer(const CFGBlock *Block, Flow &F) {
       F.Arrived = 0;
       break;
     }
-  }
+  });
 }
 
 void ClusterExitAnalysis::Impl::run() {
@@ -343,71 +307,40 @@ void ClusterExitAnalysis::Impl::run() {
 
   // The accesses, in CFG element order (then sorted by source).
   for (const CFGBlock *Block : *Cfg)
-    for (const CFGElement &Element : *Block) {
-      std::optional<CFGStmt> Item = Element.getAs<CFGStmt>();
-      if (!Item || Accesses.size() >= MaxAccesses)
-        continue;
-      const auto *E = dyn_cast<Expr>(Item->getStmt());
-      if (!E)
-        continue;
+    forEachStmtOf(*Block, [&](const Stmt *S) {
+      const auto *E = dyn_cast<Expr>(S);
+      if (!E || Accesses.size() >= MaxAccesses)
+        return;
       DsmemAccess Access;
       if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
         const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
         const CallExpr *Source = Var ? Dsmem.lookup(Var) : nullptr;
         if (!Source)
-          continue;
+          return;
         Access = {E, Var, Source};
       } else if (const auto *Call = dyn_cast<CallExpr>(E);
                  Call && isSharedRankMapping(Call)) {
         Access = {E, nullptr, Call};
       } else {
-        continue;
+        return;
       }
       if (!isAccessUse(E))
-        continue;
+        return;
       AccessOf[E] = static_cast<unsigned>(Accesses.size());
       Accesses.push_back(Access);
-    }
+    });
   if (Accesses.empty())
     return;
 
-  unsigned N = Cfg->getNumBlockIDs();
-  std::vector<std::optional<Flow>> In(N);
-  std::vector<Flow> Out(N);
-  In[Cfg->getEntry().getBlockID()] = Flow();
-  // Blocks by falling ID: clang numbers a body's blocks from the exit up,
-  // so this is close to program order. (A post-order walk of the CFG would
-  // step into the null successor of an unreachable edge, as `for (;;)` has.)
-  std::vector<const CFGBlock *> Order(Cfg->begin(), Cfg->end());
-  llvm::sort(Order, [](const CFGBlock *L, const CFGBlock *R) {
-    return L->getBlockID() > R->getBlockID();
-  });
-  // Bits only grow: the fixpoint comes within a few rounds; the bound is a
-  // guard.
-  bool Changed = true;
-  for (unsigned Round = 0; Changed && Round < 64; ++Round) {
-    Changed = false;
-    for (const CFGBlock *Block : Order) {
-      if (!In[Block->getBlockID()])
-        continue;
-      Flow F = *In[Block->getBlockID()];
-      transfer(Block, F);
-      Out[Block->getBlockID()] = F;
-      for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
-        const CFGBlock *Next = Succ.getReachableBlock();
-        if (!Next)
-          continue;
-        std::optional<Flow> &Into = In[Next->getBlockID()];
-        Flow Joined = Into ? *Into : Flow();
-        Joined.Pending |= F.Pending;
-        Joined.Arrived |= F.Arrived;
-        if (!Into || !(Joined == *Into)) {
-          Into = Joined;
-          Changed = true;
-        }
-      }
-    }
-  }
+  BlockFlows<Flow> Flows = solveForward<Flow>(
+      *Cfg, blocksInProgramOrder(*Cfg),
+      [&](const CFGBlock *Block, Flow &F) { transfer(Block, F); },
+      [](Flow &Into, const Flow &From) {
+        Into.Pending |= From.Pending;
+        Into.Arrived |= From.Arrived;
+      });
+  const std::vector<std::optional<Flow>> &In = Flows.In;
+  const std::vector<Flow> &Out = Flows.Out;
 
   // Where the unsynchronised accesses leave: each predecessor of the exit.
   std::vector<bool> Seen(Accesses.size(), false);
@@ -432,10 +365,7 @@ void ClusterExitAnalysis::Impl::run() {
       Exits.push_back({I, Leaves, !(F.Pending & Bit)});
     }
   }
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto Before = [&](const Expr *L, const Expr *R) {
-    return SM.isBeforeInTranslationUnit(L->getBeginLoc(), R->getBeginLoc());
-  };
+  SourceOrder Before(Ctx.getSourceManager());
   llvm::sort(Exits, [&](const UnsyncedExit &L, const UnsyncedExit &R) {
     return Before(Accesses[L.Access].Where, Accesses[R.Access].Where);
   });
