@@ -27,6 +27,8 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHINDEX_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_LAUNCHINDEX_H
 
+#include "checks/analysis/core/StrictJson.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -110,12 +112,6 @@ bool fromJSON(const llvm::json::Value &Value, TranslationUnitRecord &Record,
 /// byte (keys in order), without the tree.
 void writeJSON(llvm::json::OStream &OS, const TranslationUnitRecord &Record);
 
-/// Whether \p Text is one JSON value (whitespace around it allowed) in
-/// strict JSON syntax, valid UTF-8, nested at most 256 levels deep. When not,
-/// \p ErrorOffset (if given) is the offset of the first byte that is not.
-/// llvm::json::parse also accepts numbers such as `+1` and `01`, which no
-/// writer of records produces; those are refused here.
-bool isStrictJson(llvm::StringRef Text, size_t *ErrorOffset = nullptr);
 /// isStrictJson as an error: `not JSON (invalid at line L, column C)`.
 llvm::Error checkStrictJson(llvm::StringRef Text);
 

@@ -1,6 +1,7 @@
 //===--- ConfigValidation.cpp - .clang-tidy files checked before a run ----===//
 
 #include "tool/driver/config/ConfigValidation.h"
+#include "checks/analysis/core/StrictJson.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/ADT/StringExtras.h"
@@ -166,170 +167,12 @@ static llvm::Error checkYamlNesting(llvm::StringRef Text, llvm::StringRef Path) 
   return llvm::Error::success();
 }
 
-namespace {
-class JsonValidator {
-public:
-  explicit JsonValidator(llvm::StringRef Text) : P(Text.begin()), E(Text.end()) {}
-  bool run() {
-    space();
-    if (!value(0))
-      return false;
-    space();
-    return P == E;
-  }
-
-private:
-  void space() {
-    while (P != E && (*P == ' ' || *P == '\t' || *P == '\n' || *P == '\r'))
-      ++P;
-  }
-  bool literal(llvm::StringRef Word) {
-    if (static_cast<size_t>(E - P) < Word.size() ||
-        llvm::StringRef(P, Word.size()) != Word)
-      return false;
-    P += Word.size();
-    return true;
-  }
-  static bool digit(char C) { return C >= '0' && C <= '9'; }
-  bool number() {
-    if (P != E && *P == '-')
-      ++P;
-    if (P == E)
-      return false;
-    if (*P == '0') {
-      ++P;
-    } else if (digit(*P)) {
-      while (P != E && digit(*P))
-        ++P;
-    } else {
-      return false;
-    }
-    if (P != E && *P == '.') {
-      ++P;
-      if (P == E || !digit(*P))
-        return false;
-      while (P != E && digit(*P))
-        ++P;
-    }
-    if (P != E && (*P == 'e' || *P == 'E')) {
-      ++P;
-      if (P != E && (*P == '+' || *P == '-'))
-        ++P;
-      if (P == E || !digit(*P))
-        return false;
-      while (P != E && digit(*P))
-        ++P;
-    }
-    return true;
-  }
-  bool string() {
-    ++P; // the opening quote
-    const char *Start = P;
-    bool Ascii = true;
-    while (P != E && *P != '"') {
-      const auto C = static_cast<unsigned char>(*P);
-      if (C < 0x20)
-        return false;
-      if (C >= 0x80)
-        Ascii = false;
-      if (C == '\\') {
-        ++P;
-        if (P == E)
-          return false;
-        if (*P == 'u') {
-          for (int I = 0; I < 4; ++I) {
-            ++P;
-            if (P == E || !llvm::isHexDigit(*P))
-              return false;
-          }
-        } else if (!llvm::StringRef("\"\\/bfnrt").contains(*P)) {
-          return false;
-        }
-      }
-      ++P;
-    }
-    if (P == E)
-      return false;
-    if (!Ascii && !llvm::json::isUTF8(llvm::StringRef(Start, P - Start)))
-      return false;
-    ++P; // the closing quote
-    return true;
-  }
-  bool value(unsigned Depth) {
-    if (P == E || Depth > MaxNestingDepth)
-      return false;
-    switch (*P) {
-    case '{': {
-      ++P;
-      space();
-      if (P != E && *P == '}') {
-        ++P;
-        return true;
-      }
-      for (;;) {
-        if (P == E || *P != '"' || !string())
-          return false;
-        space();
-        if (P == E || *P != ':')
-          return false;
-        ++P;
-        space();
-        if (!value(Depth + 1))
-          return false;
-        space();
-        if (P != E && *P == ',') {
-          ++P;
-          space();
-          continue;
-        }
-        if (P != E && *P == '}') {
-          ++P;
-          return true;
-        }
-        return false;
-      }
-    }
-    case '[': {
-      ++P;
-      space();
-      if (P != E && *P == ']') {
-        ++P;
-        return true;
-      }
-      for (;;) {
-        if (!value(Depth + 1))
-          return false;
-        space();
-        if (P != E && *P == ',') {
-          ++P;
-          space();
-          continue;
-        }
-        if (P != E && *P == ']') {
-          ++P;
-          return true;
-        }
-        return false;
-      }
-    }
-    case '"':
-      return string();
-    case 't':
-      return literal("true");
-    case 'f':
-      return literal("false");
-    case 'n':
-      return literal("null");
-    default:
-      return number();
-    }
-  }
-  const char *P;
-  const char *E;
-};
-} // namespace
-
-bool isValidJson(llvm::StringRef Text) { return JsonValidator(Text).run(); }
+// The one strict JSON grammar (RFC 8259, UTF-8 strings, nesting up to
+// MaxNestingDepth, 256) is core/StrictJson's, shared with the project
+// index's record reader.
+bool isValidJson(llvm::StringRef Text) {
+  return clang::tidy::cuda::analysis::isStrictJson(Text);
+}
 
 llvm::Error checkNestingDepth(llvm::StringRef Text, llvm::StringRef Path,
                               InputSyntax Syntax) {
