@@ -5,9 +5,9 @@
 // body clang could only recover is left out: its recovered expressions
 // (RecoveryExpr, a call to an undeclared name, a use of an invalid
 // declaration) have no meaning to reason about, and a finding there would
-// be a guess. AnalysisManager gives no analysis for such a function, so
-// every check skips it; the standalone names each one with the first
-// place it does not compile.
+// be a guess. The caller gives no analysis for such a function (the
+// analysis manager composes analyses), so every check skips it; the
+// standalone names each one with the first place it does not compile.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,12 +3,11 @@
 // An analysis of one function needs facts about others: the divergence of
 // the function that calls it, the summary of a callee, what the
 // translation unit's launches say about a kernel's block shape. It asks
-// through this interface, never through the manager that computes and
-// caches those facts (checks/analysis/AnalysisManager.h), so that the
-// arrows between the folders of checks/analysis run one way: the manager
-// composes the analyses, the analyses take what they need as arguments.
-// AnalysisManager answers every question; a unit test may answer with
-// fixed facts.
+// through this interface, never through whoever computes and caches those
+// facts, so that the arrows between the folders of checks/analysis run one
+// way: the caller caches the facts (the analysis manager composes the
+// analyses and answers every question), the analyses take what they need as
+// arguments. A unit test may answer with fixed facts.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,8 @@
 //===--- CallSummaries.h - what a call does, for the caller's analysis ----===//
 //
 // Interprocedural facts, computed bottom-up over the call graph of a
-// translation unit and cached per function by AnalysisManager:
+// translation unit; the caller caches them per function (the analysis
+// manager composes analyses):
 //  - the uniformity of the return value, in terms of the callee's inputs
 //    (its parameters, `this`, the captures of a lambda), so a call site can
 //    plug in its arguments;

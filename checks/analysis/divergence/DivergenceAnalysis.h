@@ -17,8 +17,8 @@
 // Cost is linear in the size of the function times the nesting depth of
 // divergent branches; paths are never enumerated.
 //
-// The analysis knows nothing about diagnostics. Obtain results through
-// AnalysisManager (AnalysisManager.h), which caches them per function.
+// The analysis knows nothing about diagnostics. The caller caches the
+// results per function (the analysis manager composes analyses).
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,7 +94,8 @@ struct DivergenceReason {
   const FunctionDecl *Function = nullptr;
 };
 
-/// The results for one function. Obtain through AnalysisManager.
+/// The results for one function; the caller caches them (the analysis
+/// manager composes analyses).
 class FunctionDivergence {
 public:
   /// Analyses \p FD (which must have a body). \p Manager supplies the

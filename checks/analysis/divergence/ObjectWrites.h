@@ -50,14 +50,15 @@ namespace clang::tidy::cuda::analysis {
 
 /// Whether a call of \p Method may change the object it is called on (see
 /// above). \p Callee answers the same question for the member functions
-/// \p Method calls on its own object or its fields (a cache with a
-/// recursion guard: AnalysisManager::mayWriteObject).
+/// \p Method calls on its own object or its fields (the caller caches the
+/// answers with a recursion guard; the analysis manager composes analyses).
 bool methodMayWriteObject(
     const CXXMethodDecl *Method,
     llvm::function_ref<bool(const CXXMethodDecl *)> Callee);
 
 /// Whether a function may change what its parameter of the given index
-/// refers to (a cache with a recursion guard: AnalysisManager).
+/// refers to (the caller caches it with a recursion guard; the analysis
+/// manager composes analyses).
 using ParameterWriteQuery =
     llvm::function_ref<bool(const FunctionDecl *, unsigned)>;
 
