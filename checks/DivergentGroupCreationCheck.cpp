@@ -16,7 +16,6 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang::ast_matchers;
 
@@ -103,7 +102,7 @@ Level spanOf(const GroupOrigin &O) {
   // lies within that tile.
   if (O.MadeBy) {
     llvm::StringRef Name = cgFreeFunctionName(O.MadeBy);
-    if (Name == "labeled_partition" || Name == "binary_partition")
+    if (analysis::isKeyedPartitionName(Name))
       if (std::optional<analysis::GroupOperand> Parent =
               analysis::groupOperandOf(O.MadeBy))
         if (Parent->Kind == GroupKind::Tile && Parent->TileSize &&
@@ -198,7 +197,7 @@ bool selectsLanes(const CallExpr *Call, ASTContext &Ctx) {
 std::string partitionSpelling(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   std::string Name = FD->getNameAsString();
-  if (Name != "tiled_partition")
+  if (!analysis::isTiledPartitionName(Name))
     return Name; // binary_partition's template argument is deduced
   if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs())
     if (Args->size() > 0 &&
@@ -292,10 +291,8 @@ static bool isGroupInvariantCall(const CallExpr *Call) {
     return false;
   llvm::StringRef Name = FD->getName();
   if (isa<CXXMethodDecl>(FD))
-    return Name == "size" || Name == "num_threads" ||
-           Name == "meta_group_size" || Name == "meta_group_rank" ||
-           Name == "any" || Name == "all" || Name == "ballot";
-  return Name == "reduce";
+    return analysis::isGroupInvariantMemberName(Name);
+  return analysis::isGroupInvariantFunctionName(Name);
 }
 
 /// Whether \p E has the same value for every member of the group held in
@@ -464,10 +461,11 @@ void DivergentGroupCreationCheck::checkPartition(
 void DivergentGroupCreationCheck::checkImplicitHandle(
     const CallExpr *Call, llvm::StringRef Name, const FunctionDivergence &D,
     const ASTContext &Ctx) {
-  Level Within = llvm::StringSwitch<Level>(Name)
-                     .Case("this_thread_block", Level::block())
-                     .Case("this_cluster", Level::cluster())
-                     .Default(Level::grid());
+  Level Within = Level::grid();
+  if (std::optional<GroupKind> Kind = analysis::implicitGroupKind(Name))
+    Within = *Kind == GroupKind::ThreadBlock    ? Level::block()
+             : *Kind == GroupKind::ClusterGroup ? Level::cluster()
+                                                : Level::grid();
   std::optional<DivergenceReason> Reason = D.divergenceAt(Call, Within);
   if (!Reason)
     return;
@@ -516,8 +514,7 @@ void DivergentGroupCreationCheck::check(
         SM.isInSystemHeader(SM.getExpansionLoc(beginOf(Call))))
       continue;
     llvm::StringRef Name = cgFreeFunctionName(Call);
-    if (Name == "this_thread_block" || Name == "this_grid" ||
-        Name == "this_cluster") {
+    if (analysis::implicitGroupKind(Name)) {
       if (Call->getNumArgs() == 0 && !ReportedParents.contains(Call))
         checkImplicitHandle(Call, Name, *D, Ctx);
       continue;
@@ -538,7 +535,8 @@ void DivergentGroupCreationCheck::check(
     std::string Collective;
     if (isa<CXXMethodDecl>(Callee)) {
       if (!analysis::isCollectiveMemberName(Callee->getName()) &&
-          !(Callee->getName() == "thread_rank" && selectsLanes(Call, Ctx)))
+          !(analysis::isThreadRankName(Callee->getName()) &&
+            selectsLanes(Call, Ctx)))
         continue;
       Collective = (llvm::Twine(analysis::groupKindSpelling(Group->Kind)) +
                     "::" + Callee->getName() + "()")

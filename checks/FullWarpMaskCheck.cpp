@@ -17,7 +17,6 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/APSInt.h"
-#include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
 
 using namespace clang::ast_matchers;
@@ -38,28 +37,10 @@ constexpr unsigned MaxCallDepth = 4;
 /// How many sites a function's summary keeps.
 constexpr size_t MaxSites = 8;
 
-/// The warp-synchronous intrinsics whose first argument is a lane mask, as
-/// CUDA 13's headers and clang 22's CUDA wrappers declare them: overloaded
-/// functions at global scope (__shfl*_sync per value type, __match_*_sync,
-/// __reduce_*_sync for int and unsigned), never members.
+/// The warp-synchronous intrinsics whose first argument is a lane mask
+/// (analysis::maskedWarpIntrinsicName).
 bool isMaskedWarpIntrinsic(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier() || isa<CXXMethodDecl>(FD) ||
-      FD->getNumParams() == 0)
-    return false;
-  if (!FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
-    return false;
-  if (!FD->getParamDecl(0)->getType()->isIntegerType())
-    return false;
-  return llvm::StringSwitch<bool>(FD->getName())
-      .Cases({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-              "__shfl_xor_sync"},
-             true)
-      .Cases({"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync"}, true)
-      .Cases({"__match_any_sync", "__match_all_sync", "__syncwarp"}, true)
-      .Cases({"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-              "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"},
-             true)
-      .Default(false);
+  return !analysis::maskedWarpIntrinsicName(FD).empty();
 }
 
 /// The width of a shuffle's segments: its `width` argument when constant,
@@ -105,7 +86,7 @@ Leavers whatLeaversDo(const FunctionDivergence &D,
   const Stmt *Leave = analysis::whereLeaversExit(D, Reason, Point, Syncs);
   if (!Leave)
     return Leavers::Stay;
-  if (Name.starts_with("__shfl")) {
+  if (analysis::maskedShuffleKind(Name)) {
     const unsigned Width = shuffleWidth(Intrinsic, Ctx);
     if (Width >= 32 || D.divergenceWithinTile(Point, Width))
       return Leavers::Stay;
@@ -213,9 +194,9 @@ SourceLocation reportLocation(const FullWarpMaskCheck::MaskSite &Site,
 /// order a converged warp's memory accesses, and `__ballot_sync(FULL, p)`
 /// there computes the very mask a later intrinsic is given.
 bool statesNoConvergenceAssumption(const FullWarpMaskCheck::MaskSite &Site) {
-  if (Site.Intrinsic == "__syncwarp" && Site.DefaultMask)
+  if (analysis::isSyncWarpName(Site.Intrinsic) && Site.DefaultMask)
     return true;
-  return Site.Intrinsic == "__ballot_sync";
+  return analysis::isBallotSyncName(Site.Intrinsic);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "checks/ProjectOptions.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
+#include "checks/analysis/api/CudaBuiltins.h"
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/lanes/WarpLaneSets.h"
 
@@ -12,7 +13,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include <optional>
 
@@ -47,14 +47,7 @@ const VarDecl *maskVariable(const Expr *Mask) {
 }
 
 bool isBitCountCall(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  if (!Callee || !Callee->getIdentifier())
-    return false;
-  return llvm::StringSwitch<bool>(Callee->getName())
-      .Cases({"__ffs", "__ffsll", "__popc", "__popcll", "__fns", "__clz",
-              "__clzll", "__brev"},
-             true)
-      .Default(false);
+  return Call && analysis::isBitCountFunction(Call->getDirectCallee());
 }
 
 /// Whether \p S contains a bit-count call (__ffs, __popc, ...) with an
@@ -71,8 +64,7 @@ bool feedsBitCount(const Stmt *S, const VarDecl *Var) {
             Ref && Ref->getDecl() == Var)
           return true;
       } else if (const auto *Inner = dyn_cast<CallExpr>(A)) {
-        const FunctionDecl *F = Inner->getDirectCallee();
-        if (F && F->getIdentifier() && F->getName() == "__activemask")
+        if (analysis::isActiveMaskFunction(Inner->getDirectCallee()))
           return true;
       }
     }
@@ -83,9 +75,11 @@ bool feedsBitCount(const Stmt *S, const VarDecl *Var) {
 
 /// What the lanes of a shuffle do together, for the __activemask message.
 llvm::StringRef shuffleAlgorithm(llvm::StringRef Intrinsic) {
-  if (Intrinsic == "__shfl_up_sync")
+  std::optional<analysis::ShuffleKind> Kind =
+      analysis::maskedShuffleKind(Intrinsic);
+  if (Kind == analysis::ShuffleKind::Up)
     return "scan";
-  if (Intrinsic == "__shfl_sync")
+  if (Kind == analysis::ShuffleKind::Idx)
     return "broadcast";
   return "reduction";
 }
@@ -190,7 +184,7 @@ std::optional<Verdict> Judge::operator()(const CallExpr *Call) const {
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::StringRef Name =
       analysis::maskedWarpIntrinsicName(Call->getDirectCallee());
-  const bool Shuffle = Name.starts_with("__shfl");
+  const bool Shuffle = analysis::maskedShuffleKind(Name).has_value();
   const Expr *MaskArg = Call->getArg(0);
   const bool DefaultMask = isa<CXXDefaultArgExpr>(MaskArg);
   Verdict V;

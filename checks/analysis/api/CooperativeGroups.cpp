@@ -41,6 +41,38 @@ bool toleratesExitedMembers(llvm::StringRef Name) {
   return Name == "sync" || Name == "ballot" || Name == "any" || Name == "all";
 }
 
+bool isKeyedPartitionName(llvm::StringRef Name) {
+  return Name == "labeled_partition" || Name == "binary_partition";
+}
+
+bool isTiledPartitionName(llvm::StringRef Name) {
+  return Name == "tiled_partition";
+}
+
+bool isThreadRankName(llvm::StringRef Name) { return Name == "thread_rank"; }
+
+bool isMetaGroupRankName(llvm::StringRef Name) {
+  return Name == "meta_group_rank";
+}
+
+bool isGroupInvariantMemberName(llvm::StringRef Name) {
+  return Name == "size" || Name == "num_threads" ||
+         Name == "meta_group_size" || Name == "meta_group_rank" ||
+         Name == "any" || Name == "all" || Name == "ballot";
+}
+
+bool isGroupInvariantFunctionName(llvm::StringRef Name) {
+  return Name == "reduce";
+}
+
+std::optional<GroupKind> implicitGroupKind(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<GroupKind>>(Name)
+      .Case("this_thread_block", GroupKind::ThreadBlock)
+      .Case("this_grid", GroupKind::GridGroup)
+      .Case("this_cluster", GroupKind::ClusterGroup)
+      .Default(std::nullopt);
+}
+
 bool isInCooperativeGroupsNamespace(const Decl *D) {
   for (const DeclContext *Ctx = D->getDeclContext(); Ctx;
        Ctx = Ctx->getParent()) {

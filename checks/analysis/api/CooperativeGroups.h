@@ -67,6 +67,26 @@ bool isPartitionName(llvm::StringRef Name);
 /// exited, so that after a `return` from the kernel it is still well
 /// defined: `sync` and the votes (a shuffle reads an exited member).
 bool toleratesExitedMembers(llvm::StringRef Name);
+/// `labeled_partition`, `binary_partition`: the partitions made on a value
+/// each thread gives (a label, a predicate).
+bool isKeyedPartitionName(llvm::StringRef Name);
+/// `tiled_partition`.
+bool isTiledPartitionName(llvm::StringRef Name);
+/// `thread_rank`: a member's index in its group.
+bool isThreadRankName(llvm::StringRef Name);
+/// `meta_group_rank`: a tile's index among the tiles of its parent.
+bool isMetaGroupRankName(llvm::StringRef Name);
+/// A member function of a group handle whose result every member of the
+/// group shares: the sizes (`size`, `num_threads`, `meta_group_size`),
+/// `meta_group_rank`, and the votes (`any`, `all`, `ballot`).
+bool isGroupInvariantMemberName(llvm::StringRef Name);
+/// A free function of cooperative_groups that takes a group first and whose
+/// result every member of the group shares: `reduce`.
+bool isGroupInvariantFunctionName(llvm::StringRef Name);
+/// The handle `this_thread_block()` (ThreadBlock), `this_grid()`
+/// (GridGroup) or `this_cluster()` (ClusterGroup) makes, by the function's
+/// name; nullopt for any other name.
+std::optional<GroupKind> implicitGroupKind(llvm::StringRef Name);
 
 /// How a call that synchronizes the whole grid is spelled in messages
 /// ("grid_group::sync()", "grid_group::barrier_arrive()",

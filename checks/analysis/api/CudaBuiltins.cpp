@@ -581,4 +581,61 @@ std::optional<ResultModel> knownResultModel(const CallExpr *Call,
       .Default(std::nullopt);
 }
 
+llvm::StringRef maskedWarpIntrinsicName(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier() || isa<CXXMethodDecl>(FD) ||
+      FD->getNumParams() == 0 ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+      !FD->getParamDecl(0)->getType()->isIntegerType())
+    return {};
+  llvm::StringRef Name = FD->getName();
+  bool Known =
+      llvm::StringSwitch<bool>(Name)
+          .Cases({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                  "__shfl_xor_sync"},
+                 true)
+          .Cases({"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync"},
+                 true)
+          .Cases({"__match_any_sync", "__match_all_sync", "__syncwarp"}, true)
+          .Cases({"__reduce_add_sync", "__reduce_min_sync",
+                  "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+                  "__reduce_xor_sync"},
+                 true)
+          .Default(false);
+  return Known ? Name : llvm::StringRef();
+}
+
+std::optional<ShuffleKind> maskedShuffleKind(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<ShuffleKind>>(Name)
+      .Case("__shfl_sync", ShuffleKind::Idx)
+      .Case("__shfl_up_sync", ShuffleKind::Up)
+      .Case("__shfl_down_sync", ShuffleKind::Down)
+      .Case("__shfl_xor_sync", ShuffleKind::Xor)
+      .Default(std::nullopt);
+}
+
+bool isSyncWarpName(llvm::StringRef Name) { return Name == "__syncwarp"; }
+
+bool isBallotSyncName(llvm::StringRef Name) { return Name == "__ballot_sync"; }
+
+bool isActiveMaskFunction(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() && FD->getName() == "__activemask";
+}
+
+bool isBitCountFunction(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(FD->getName())
+      .Cases({"__ffs", "__ffsll", "__popc", "__popcll", "__fns", "__clz",
+              "__clzll", "__brev"},
+             true)
+      .Default(false);
+}
+
+bool isUnmarkedDeviceStop(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() &&
+         llvm::StringSwitch<bool>(FD->getName())
+             .Cases({"__assert_fail", "__assertfail", "__trap", "abort"}, true)
+             .Default(false);
+}
+
 } // namespace clang::tidy::cuda::analysis

@@ -138,6 +138,40 @@ Level inlineAsmOutputLevel(llvm::StringRef AsmText);
 /// every warp, like `threadIdx.x % 32`.
 bool isLaneIdRead(llvm::StringRef AsmText);
 
+/// "__shfl_down_sync", ...: the warp intrinsics whose first argument is a
+/// lane mask, as CUDA 13's headers and clang 22's CUDA wrappers declare them
+/// (overloaded functions at global scope, never members, the mask an
+/// integer): the shuffles, the votes, the matches, `__syncwarp` and the
+/// reductions; empty for any other callee.
+llvm::StringRef maskedWarpIntrinsicName(const FunctionDecl *FD);
+
+/// How a shuffle picks the lane each lane reads: at an index, a delta up or
+/// down, or a lane mask xor-ed with its own lane.
+enum class ShuffleKind { Idx, Up, Down, Xor };
+
+/// The shuffle a masked warp intrinsic's name (maskedWarpIntrinsicName)
+/// names: "__shfl_sync" Idx, "__shfl_up_sync" Up, "__shfl_down_sync" Down,
+/// "__shfl_xor_sync" Xor; nullopt for any other name.
+std::optional<ShuffleKind> maskedShuffleKind(llvm::StringRef Name);
+
+/// "__syncwarp".
+bool isSyncWarpName(llvm::StringRef Name);
+
+/// "__ballot_sync".
+bool isBallotSyncName(llvm::StringRef Name);
+
+/// `__activemask`, the lanes active at the call.
+bool isActiveMaskFunction(const FunctionDecl *FD);
+
+/// The bit-count intrinsics a lane mask is fed to: `__ffs`, `__popc`,
+/// `__fns`, `__clz`, `__brev` and their 64-bit forms.
+bool isBitCountFunction(const FunctionDecl *FD);
+
+/// A device-side stop that clang's CUDA wrappers declare without the
+/// noreturn attribute: `__assert_fail` and `__assertfail` (assert's failure
+/// path), `__trap`, `abort`.
+bool isUnmarkedDeviceStop(const FunctionDecl *FD);
+
 } // namespace clang::tidy::cuda::analysis
 
 #endif

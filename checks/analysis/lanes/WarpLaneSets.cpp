@@ -9,9 +9,10 @@
 #include "checks/analysis/lanes/WarpLaneSets.h"
 #include "checks/analysis/lanes/WarpLaneSetsImpl.h"
 
+#include "checks/analysis/api/CudaBuiltins.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
 
 #include <vector>
@@ -49,37 +50,13 @@ WarpLanes WarpLanes::without(const WarpLanes &O) const {
   return R;
 }
 
-llvm::StringRef maskedWarpIntrinsicName(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier() || isa<CXXMethodDecl>(FD) ||
-      FD->getNumParams() == 0 ||
-      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
-      !FD->getParamDecl(0)->getType()->isIntegerType())
-    return {};
-  llvm::StringRef Name = FD->getName();
-  bool Known =
-      llvm::StringSwitch<bool>(Name)
-          .Cases({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-                  "__shfl_xor_sync"},
-                 true)
-          .Cases({"__ballot_sync", "__any_sync", "__all_sync", "__uni_sync"},
-                 true)
-          .Cases({"__match_any_sync", "__match_all_sync", "__syncwarp"}, true)
-          .Cases({"__reduce_add_sync", "__reduce_min_sync",
-                  "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
-                  "__reduce_xor_sync"},
-                 true)
-          .Default(false);
-  return Known ? Name : llvm::StringRef();
-}
-
 namespace {
 
 bool isActiveMaskCall(const Expr *E) {
   const auto *Call = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenCasts()
                                                   : nullptr);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  return Callee && Callee->getIdentifier() &&
-         Callee->getName() == "__activemask" && Call->getNumArgs() == 0;
+  return isActiveMaskFunction(Callee) && Call->getNumArgs() == 0;
 }
 
 /// A local of \p FD given one value at its declaration and never changed.
@@ -212,30 +189,28 @@ WarpLaneSets::valuesAt(const Expr *E) const {
 
 namespace {
 
-enum class ShuffleMode { Idx, Up, Down, Xor };
-
 /// The lane \p Lane reads in a shuffle of \p Mode with source operand
 /// \p B (srcLane, delta or lane mask) and width \p Width (a power of two),
 /// as PTX's shfl.sync computes it; nullopt when it keeps its own value.
-std::optional<unsigned> shuffleSource(ShuffleMode Mode, unsigned Lane,
+std::optional<unsigned> shuffleSource(ShuffleKind Mode, unsigned Lane,
                                       uint32_t B, unsigned Width) {
   unsigned Start = Lane & ~(Width - 1);
   unsigned End = Start + Width - 1;
   int J = 0;
   switch (Mode) {
-  case ShuffleMode::Idx:
+  case ShuffleKind::Idx:
     return Start | (B & (Width - 1));
-  case ShuffleMode::Up:
+  case ShuffleKind::Up:
     J = static_cast<int>(Lane) - static_cast<int>(B & 31);
     if (J < static_cast<int>(Start))
       return std::nullopt;
     break;
-  case ShuffleMode::Down:
+  case ShuffleKind::Down:
     J = static_cast<int>(Lane + (B & 31));
     if (J > static_cast<int>(End))
       return std::nullopt;
     break;
-  case ShuffleMode::Xor:
+  case ShuffleKind::Xor:
     // A lane may read an earlier segment, not a later one.
     J = static_cast<int>(Lane ^ (B & 31));
     if (J > static_cast<int>(End))
@@ -249,13 +224,11 @@ std::optional<unsigned> shuffleSource(ShuffleMode Mode, unsigned Lane,
 
 std::optional<ShuffleReadProblem>
 WarpLaneSets::shuffleReadProblem(const CallExpr *Call) const {
-  llvm::StringRef Name = maskedWarpIntrinsicName(Call->getDirectCallee());
-  if (!Name.starts_with("__shfl") || Call->getNumArgs() < 3)
+  std::optional<ShuffleKind> Kind =
+      maskedShuffleKind(maskedWarpIntrinsicName(Call->getDirectCallee()));
+  if (!Kind || Call->getNumArgs() < 3)
     return std::nullopt;
-  ShuffleMode Mode = Name == "__shfl_up_sync"     ? ShuffleMode::Up
-                     : Name == "__shfl_down_sync" ? ShuffleMode::Down
-                     : Name == "__shfl_xor_sync"  ? ShuffleMode::Xor
-                                                  : ShuffleMode::Idx;
+  ShuffleKind Mode = *Kind;
   std::optional<LaneReach> Reach = reachOf(Call);
   auto Masks = valuesAt(Call->getArg(0));
   if (!Reach || !Masks)
@@ -274,7 +247,7 @@ WarpLaneSets::shuffleReadProblem(const CallExpr *Call) const {
   // With a width of 32 an up, down or xor shuffle in a sub-warp reduction
   // reads lanes past the mask's end into lanes whose results are dropped:
   // the idiom, not a finding. Broadcasts and narrower segments are checked.
-  if (Width == 32 && Mode != ShuffleMode::Idx)
+  if (Width == 32 && Mode != ShuffleKind::Idx)
     return std::nullopt;
   auto Sources = valuesAt(Call->getArg(2));
   for (unsigned W = 0; W < WarpsPerRow; ++W) {
@@ -307,7 +280,7 @@ WarpLaneSets::shuffleReadProblem(const CallExpr *Call) const {
         return Problem;
       continue;
     }
-    if (Mode == ShuffleMode::Idx || !OneMask)
+    if (Mode == ShuffleKind::Idx || !OneMask)
       continue;
     LaneBits SegmentLanes = (static_cast<LaneBits>(1) << Width) - 1;
     for (unsigned Start = 0; Start < 32; Start += Width) {

@@ -106,11 +106,6 @@ struct LaneReach {
   bool GuardHolds = true;
 };
 
-/// "__shfl_down_sync", ...: the warp intrinsics whose first argument is a
-/// lane mask, as CUDA's headers and clang's wrappers declare them; empty for
-/// any other callee.
-llvm::StringRef maskedWarpIntrinsicName(const FunctionDecl *FD);
-
 /// The mask \p Call passes: whether its first argument is __activemask(),
 /// directly or through a local given only that value.
 bool isActiveMaskArgument(const Expr *Mask, const FunctionDecl *FD,

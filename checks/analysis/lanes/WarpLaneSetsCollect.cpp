@@ -270,7 +270,8 @@ int WarpLaneSets::Impl::compileGroupRank(Program &P,
   if (!Method || !Method->getIdentifier() || !Object)
     return -1;
   llvm::StringRef Name = Method->getName();
-  if (Name != "thread_rank" && Name != "meta_group_rank")
+  const bool ThreadRank = isThreadRankName(Name);
+  if (!ThreadRank && !isMetaGroupRankName(Name))
     return -1;
   std::optional<GroupKind> Kind = groupKindOfType(Object->getType());
   if (!Kind)
@@ -278,7 +279,7 @@ int WarpLaneSets::Impl::compileGroupRank(Program &P,
   Node Rank;
   Rank.K = Node::Tid;
   int Tid = add(P, Rank, Ctx.UnsignedIntTy);
-  if (*Kind == GroupKind::ThreadBlock && Name == "thread_rank") {
+  if (*Kind == GroupKind::ThreadBlock && ThreadRank) {
     Node N;
     N.K = Node::Cast;
     N.A = Tid;
@@ -295,7 +296,7 @@ int WarpLaneSets::Impl::compileGroupRank(Program &P,
   int S = add(P, SizeNode, Ctx.UnsignedIntTy);
   Node N;
   N.K = Node::Binary;
-  N.Op = Name == "thread_rank" ? BO_Rem : BO_Div;
+  N.Op = ThreadRank ? BO_Rem : BO_Div;
   N.A = Tid;
   N.B = S;
   int Value = add(P, N, Ctx.UnsignedIntTy);
@@ -308,7 +309,7 @@ int WarpLaneSets::Impl::compileGroupRank(Program &P,
 int WarpLaneSets::Impl::compileBallot(Program &P, const CallExpr *Call,
                                       QualType T, unsigned Depth) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (maskedWarpIntrinsicName(Callee) != "__ballot_sync" ||
+  if (!isBallotSyncName(maskedWarpIntrinsicName(Callee)) ||
       Call->getNumArgs() != 2)
     return -1;
   auto Found = Reach.find(Call);

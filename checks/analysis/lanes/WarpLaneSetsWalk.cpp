@@ -10,9 +10,10 @@
 
 #include "checks/analysis/lanes/WarpLaneSetsImpl.h"
 
+#include "checks/analysis/api/CudaBuiltins.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::cuda::analysis {
 
@@ -61,10 +62,7 @@ bool doesNotReturn(const FunctionDecl *Callee) {
     return false;
   if (Callee->isNoReturn())
     return true;
-  return Callee->getIdentifier() &&
-         llvm::StringSwitch<bool>(Callee->getName())
-             .Cases({"__assert_fail", "__assertfail", "__trap", "abort"}, true)
-             .Default(false);
+  return isUnmarkedDeviceStop(Callee);
 }
 
 bool containsGoto(const Stmt *S) {

@@ -593,13 +593,7 @@ bool isNoReturnCall(const Expr *E) {
     return false;
   if (Callee->isNoReturn())
     return true;
-  if (const IdentifierInfo *Name = Callee->getIdentifier())
-    return llvm::is_contained({llvm::StringRef("__assert_fail"),
-                               llvm::StringRef("__assertfail"),
-                               llvm::StringRef("__trap"),
-                               llvm::StringRef("abort")},
-                              Name->getName());
-  return false;
+  return isUnmarkedDeviceStop(Callee);
 }
 
 /// A statement that leaves the kernel: return, a call that does not come
