@@ -13,6 +13,11 @@ For each size N, three files of about N statements each:
   chain-N.cu      a call chain N/4 device functions deep (four statements
                   each) ending in __syncthreads(), called by a kernel: what
                   the interprocedural summaries walk;
+  many-kernels-N.cu  N/50 kernels of 50 lines each (500 at N = 25000): many
+                  small functions, as real files have them (issue 39);
+  shared-arrays-N.cu  one kernel with N/10 __shared__ arrays and N accesses
+                  (200 and 2,000 at N = 2000): the race rule's pair search
+                  (issue 39; the opt-in rule on, as for shared-race);
   shared-race-N.cu  one kernel of __shared__ exchanges between barriers: own
                   slot then a neighbour's, a tile filled by a loop and read
                   transposed, one writer and every reader, and every fourth
@@ -125,6 +130,78 @@ def shared_race(n):
     return "".join(out)
 
 
+def many_kernels(n):
+    """n // 50 kernels of 50 lines each (issue 39: many small functions, as
+    real files have them; 500 kernels at n = 25000): arithmetic, a
+    thread-dependent branch, a shuffle, shared-memory exchanges between
+    barriers, and in every seventh kernel a barrier under a thread-dependent
+    branch (one finding each)."""
+    out = [HEADER]
+    for k in range(max(1, n // 50)):
+        lines = ["__global__ void kernel%d(float *Out, const float *In, int N) {" % k,
+                 "  __shared__ float S[256];"]
+        for j in range(4):
+            lines.append("  float A%d = In[(threadIdx.x + %d) %% N];" % (j, j + k % 5))
+        i = 0
+        while len(lines) < 48:
+            a, b = i % 4, (i + 1) % 4
+            r = i % 10
+            room = 48 - len(lines)
+            if r == 3 and room >= 5:
+                lines += ["  if (threadIdx.x & %du) {" % (1 << (i % 5)),
+                          "    A%d += A%d * 0.5f;" % (a, b), "  } else {",
+                          "    A%d -= 1.0f;" % b, "  }"]
+            elif r == 6:
+                lines += ["  A%d += __shfl_xor_sync(0xffffffffu, A%d, %d);" % (a, b, 1 << (i % 5))]
+            elif r == 8 and room >= 4:
+                lines += ["  S[threadIdx.x] = A%d;" % a, "  __syncthreads();",
+                          "  A%d += S[(threadIdx.x + %d) %% 256];" % (b, 1 + (i + k) % 63),
+                          "  __syncthreads();"]
+            elif r == 9 and k % 7 == 0 and i < 10 and room >= 2:
+                lines += ["  if (threadIdx.x % 2 == 0)", "    __syncthreads();"]
+            else:
+                lines.append("  A%d = A%d * 1.0001f + A%d;" % (a, b, (a + 2) % 4))
+            i += 1
+        lines += ["  Out[blockIdx.x * blockDim.x + threadIdx.x] = A0 + A1 + A2 + A3;", "}"]
+        out.append("\n".join(lines) + "\n")
+    return "".join(out)
+
+
+def shared_arrays(n):
+    """One kernel with n // 10 __shared__ arrays and n accesses to them
+    (issue 39; 200 arrays and 2,000 accesses at n = 2000): what
+    cuda-shared-memory-race's search for conflicting pairs walks. Eight
+    accesses per barrier interval: each array written at the thread's own
+    slot and read at a neighbour's, in another interval; every 25th
+    interval reads a neighbour's slot of an array written in the same
+    interval (a missing barrier, one finding each)."""
+    arrays = max(1, n // 10)
+    out = [HEADER, "__global__ void sharedarrays(float *Out, const float *In, int N) {\n"]
+    for j in range(arrays):
+        out.append("  __shared__ float S%d[256];\n" % j)
+    for k in range(4):
+        out.append("  float A%d = In[(threadIdx.x + %d) %% N];\n" % (k, k))
+    i = 0
+    interval = 0
+    while i < n:
+        for step in range(4):
+            j = (interval * 4 + step) % arrays
+            a = (i + step) % 4
+            out.append("  S%d[threadIdx.x] = A%d;\n" % (j, a))
+            i += 1
+        for step in range(4):
+            if interval % 25 == 24 and step == 0:
+                j = (interval * 4) % arrays  # written just above: a race
+            else:
+                j = ((interval - 1) * 4 + step) % arrays
+            out.append("  A%d += S%d[(threadIdx.x + %d) %% 256];\n" % (step, j, 1 + (i + step) % 31))
+            i += 1
+        out.append("  __syncthreads();\n")
+        interval += 1
+    out.append("  Out[blockIdx.x * blockDim.x + threadIdx.x] = A0 + A1 + A2 + A3;\n}\n")
+    return "".join(out)
+
+
 def else_if(n):
     """An else-if chain of n branches on a kernel parameter (issue 16 F10)."""
     out = [HEADER, "__global__ void elseif(int *Out, int C) {\n  if (C == 0)\n    Out[0] = 0;\n"]
@@ -155,9 +232,11 @@ def plus(n):
 
 
 GENERATORS = {"straight": straight, "branches": branches, "chain": chain,
-              "shared-race": shared_race}
+              "shared-race": shared_race, "many-kernels": many_kernels,
+              "shared-arrays": shared_arrays}
 # The checks a family needs beyond the default set (an opt-in rule's own).
-GENERATOR_CHECKS = {"shared-race": "-*,cuda-*,-cuda-prefer-tile-collectives"}
+GENERATOR_CHECKS = {"shared-race": "-*,cuda-*,-cuda-prefer-tile-collectives",
+                    "shared-arrays": "-*,cuda-*,-cuda-prefer-tile-collectives"}
 # Shapes of hostile input that were quadratic (issue 16 F10: 40,000 else-ifs
 # took 37 s); bench/run.py measures them at their own sizes (--hostile-sizes).
 HOSTILE_GENERATORS = {"else-if": else_if, "nested-if": nested_if, "ternary": ternary,

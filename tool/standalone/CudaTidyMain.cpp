@@ -1784,6 +1784,7 @@ int main(int Argc, const char **Argv) {
           "with --index-dir\n",
           &llvm::errs()))
     return ExitUsageError;
+  tuneAllocatorForParsing(Jobs); // before any worker thread allocates
   return StandaloneRun(std::move(Executable), std::move(FlagsAfterDoubleDash))
       .run();
 }

@@ -443,7 +443,15 @@ uint64_t getU64(const char *At) {
 }
 
 llvm::StringRef kindName(EntryKind Kind) {
-  return Kind == EntryKind::Preamble ? "preamble" : "result";
+  switch (Kind) {
+  case EntryKind::Preamble:
+    return "preamble";
+  case EntryKind::Result:
+    return "result";
+  case EntryKind::Sighting:
+    return "sighting";
+  }
+  return "result";
 }
 
 } // namespace
@@ -474,7 +482,8 @@ bool CacheStore::isEntryName(llvm::StringRef Name) {
   auto HexTail = [](llvm::StringRef S) {
     return !S.empty() && llvm::all_of(S, llvm::isHexDigit);
   };
-  if (Name.consume_front("preamble-") || Name.consume_front("result-"))
+  if (Name.consume_front("preamble-") || Name.consume_front("result-") ||
+      Name.consume_front("sighting-"))
     return HexTail(Name);
   // tmp-<pid>-<serial>-<random hex>.part (write()).
   if (!Name.consume_front("tmp-") || !Name.consume_back(".part"))
@@ -802,6 +811,27 @@ bool CacheStore::write(EntryKind Kind, const Digest &Key,
   return true;
 }
 
+bool CacheStore::contains(EntryKind Kind, const Digest &Key) const {
+  struct stat St;
+  return ::fstatat(DirFD, entryName(Kind, Key).c_str(), &St,
+                   AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISREG(St.st_mode);
+}
+
+unsigned CacheStore::sight(const Digest &Key) {
+  unsigned Before = 0;
+  if (std::optional<Entry> Seen = read(EntryKind::Sighting, Key)) {
+    PayloadReader In(Seen->Payload);
+    uint32_t N = 0;
+    if (In.u32(N) && In.atEnd())
+      Before = N;
+  }
+  PayloadWriter Out;
+  Out.u32(Before == UINT32_MAX ? Before : Before + 1);
+  write(EntryKind::Sighting, Key, {Out.bytes()});
+  return Before;
+}
+
 void CacheStore::noteUse(EntryKind Kind, const Digest &Key) {
   std::string Name = entryName(Kind, Key);
   std::scoped_lock Lock(UsesMutex);
@@ -913,8 +943,9 @@ std::vector<CacheStore::ListedEntry> CacheStore::scan(uint64_t &Total,
       continue;
     ListedEntry Item;
     Item.Name = Name.str();
-    Item.Kind = Name.starts_with("preamble-") ? EntryKind::Preamble
-                                              : EntryKind::Result;
+    Item.Kind = Name.starts_with("preamble-")   ? EntryKind::Preamble
+                : Name.starts_with("sighting-") ? EntryKind::Sighting
+                                                : EntryKind::Result;
     Item.Size = static_cast<uint64_t>(St.st_size);
     auto It = Uses.find(Name);
     Item.Uses = It == Uses.end() ? 0 : It->second;
@@ -1006,6 +1037,8 @@ bool CacheStore::write(EntryKind, const Digest &,
                        llvm::ArrayRef<llvm::StringRef>) {
   return false;
 }
+bool CacheStore::contains(EntryKind, const Digest &) const { return false; }
+unsigned CacheStore::sight(const Digest &) { return 0; }
 void CacheStore::noteUse(EntryKind, const Digest &) {}
 void CacheStore::prune(uint64_t) {}
 void CacheStore::finish() {}

@@ -162,7 +162,10 @@ bool lookupsUnchanged(llvm::ArrayRef<std::string> Missing,
 void mergePaths(std::vector<std::string> &Into,
                 llvm::ArrayRef<std::string> More);
 
-enum class EntryKind : uint32_t { Preamble = 1, Result = 2 };
+/// Sighting: how many runs have wanted a preamble the folder did not have
+/// (PreambleCache builds a file's own preamble only when it will pay: on
+/// its second sighting, as ccache counts a compile before caching it).
+enum class EntryKind : uint32_t { Preamble = 1, Result = 2, Sighting = 3 };
 
 /// Counters for --cache-stats and the tests.
 struct CacheCounters {
@@ -208,6 +211,17 @@ public:
   /// at its end (a cold run of a big project wrote 2 GB before pruning).
   void setMaxBytes(uint64_t Bytes) { MaxBytes = Bytes; }
   uint64_t maxBytes() const { return MaxBytes; }
+
+  /// Whether the folder has a file under the entry's name (not read, not
+  /// checked: read() does that).
+  bool contains(EntryKind Kind, const Digest &Key) const;
+
+  /// Counts one more sighting of \p Key (a preamble wanted and not in the
+  /// folder) and returns how many there were before this one: 0 for none,
+  /// and for an entry that is damaged or not ours (removed, as read()
+  /// does). Not exact under concurrent runs (two may both see 0): a
+  /// sighting only decides whether a preamble is built now or later.
+  unsigned sight(const Digest &Key);
 
   /// Counts one use of the entry in this run: read() and write() count
   /// their own; the preamble cache counts a preamble one build serves to

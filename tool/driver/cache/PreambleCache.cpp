@@ -1115,7 +1115,8 @@ LeadingIncludes firstLines(const LeadingIncludes &Scan, unsigned Count) {
 } // namespace
 
 std::vector<std::vector<size_t>>
-PreambleCache::planRun(llvm::ArrayRef<std::string> Files, bool EachAlone) {
+PreambleCache::planRun(llvm::ArrayRef<std::string> Files, bool EachAlone,
+                       bool Relint) {
   // (An unreadable file has no include line: a group of its own.)
   std::vector<LeadingIncludes> Scans(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
@@ -1177,6 +1178,7 @@ PreambleCache::planRun(llvm::ArrayRef<std::string> Files, bool EachAlone) {
   std::scoped_lock Lock(Mutex);
   Planned = std::move(Counts);
   ManyFiles = Many;
+  Relinted = Relint;
   PlannedCuts = std::move(Cuts);
   return Plan;
 }
@@ -1192,6 +1194,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   LeadingIncludes Scan = FullScan;
   std::optional<unsigned> PlannedCut;
   bool SeveralFiles = false;
+  bool Relint = false;
   {
     // Not stopped over --file-memory-limit while holding the lock.
     const MemoryStopDeferred Deferred;
@@ -1200,6 +1203,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
     if (It != PlannedCuts.end())
       PlannedCut = It->second;
     SeveralFiles = ManyFiles;
+    Relint = Relinted;
   }
   // A user header the preamble holds is named by the path it was found at
   // (a finding in it prints that name), so such a preamble serves only
@@ -1237,11 +1241,29 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   // file of these flags, built once per run (and kept in the cache
   // folder). Not for one file with no cache folder: it would be built for
   // that file alone.
+  // A run of one file with a folder builds what the folder lacks only at
+  // its second sighting (issue 39; BuildAfter, SharedAfter): the first run
+  // of a lone file is a parse.
+  const bool Hesitant = Disk && !SeveralFiles && !Relint;
+  const std::string Flags = flagsKey(Invocation);
+  auto SightingOf = [&](llvm::StringRef Lines) {
+    return KeyBuilder()
+        .add(PreambleKeyVersion)
+        .add("sighting")
+        .add(toolVersionKey())
+        .add(Flags)
+        .add(Cwd)
+        .add(Lines)
+        .add(AllowUserHeaders ? "user headers" : "system headers only")
+        .add(Folders)
+        .final();
+  };
   auto SharedBase = [&]() -> std::shared_ptr<const Preamble> {
     if (!ChainOnShared || (!Disk && !SeveralFiles))
       return nullptr;
-    std::shared_ptr<const Preamble> Base =
-        acquireShared(Invocation, Cwd, FS, PCHOps);
+    std::shared_ptr<const Preamble> Base = acquireShared(
+        Invocation, Cwd, FS, PCHOps,
+        Hesitant ? SharedPolicy::Sighted : SharedPolicy::Build);
     if (Base)
       Source = PreambleSource::SharedBase;
     return Base;
@@ -1269,8 +1291,9 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   // Chained on the shared preamble when there is one; whole otherwise.
   std::shared_ptr<const Preamble> Shared;
   if (ChainOnShared)
-    Shared = acquireShared(Invocation, Cwd, FS, PCHOps);
-  const std::string Flags = flagsKey(Invocation);
+    Shared = acquireShared(Invocation, Cwd, FS, PCHOps,
+                           Hesitant && BuildAfter > 1 ? SharedPolicy::LoadOnly
+                                                      : SharedPolicy::Build);
   auto KeyOf = [&](llvm::StringRef Lines, const Preamble *On) {
     return KeyBuilder()
         .add(PreambleKeyVersion)
@@ -1284,6 +1307,30 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
         .add(Folders)
         .final();
   };
+  if (Hesitant && BuildAfter > 1 && (Shared || !ChainOnShared) &&
+      Disk->contains(EntryKind::Preamble, KeyOf(Signature, Shared.get()))) {
+    // In the folder (checked when loaded below; built again if stale).
+  } else if (Hesitant && BuildAfter > 1) {
+    bool InMemory = false;
+    {
+      // Not stopped over --file-memory-limit while holding the lock.
+      const MemoryStopDeferred Deferred;
+      std::scoped_lock Lock(Mutex);
+      for (const auto &[K, S] : Slots)
+        InMemory = InMemory || S.Signature == Signature;
+    }
+    if (!InMemory && Disk->sight(SightingOf(Signature)) + 1 < BuildAfter) {
+      // Seen for the first time: parsed without a preamble of its own
+      // (from the shared one of its flags when there is one).
+      if (Shared) {
+        Source = PreambleSource::SharedBase;
+        return Shared;
+      }
+      return SharedBase();
+    }
+    if (ChainOnShared && !Shared)
+      Shared = acquireShared(Invocation, Cwd, FS, PCHOps);
+  }
   const Digest Key = KeyOf(Signature, Shared.get());
   if (Shared && PlannedCut && Disk) {
     // A preamble of all its include lines, left by a run of this file alone,
@@ -1378,10 +1425,19 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   return Result;
 }
 
+unsigned PreambleCache::sightingsFromEnv(const char *Name, unsigned Default) {
+  const char *Value = std::getenv(Name);
+  unsigned N = 0;
+  if (!Value || llvm::StringRef(Value).getAsInteger(10, N))
+    return Default;
+  return N;
+}
+
 std::shared_ptr<const Preamble> PreambleCache::acquireShared(
     const CompilerInvocation &Invocation, llvm::StringRef Cwd,
     const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
-    const std::shared_ptr<PCHContainerOperations> &PCHOps) {
+    const std::shared_ptr<PCHContainerOperations> &PCHOps,
+    SharedPolicy Policy) {
   // What precedes a file's first byte depends on the flags (the predefines,
   // the -include'd CUDA wrapper) and the working folder (where a -include
   // is looked up first), not on the file.
@@ -1392,6 +1448,28 @@ std::shared_ptr<const Preamble> PreambleCache::acquireShared(
                          .add(flagsKey(Invocation))
                          .add(Cwd)
                          .final();
+  if (Policy != SharedPolicy::Build && Disk) {
+    bool InMemory = false;
+    {
+      // Not stopped over --file-memory-limit while holding the lock.
+      const MemoryStopDeferred Deferred;
+      std::scoped_lock Lock(Mutex);
+      InMemory = SharedSlots.count(Key) != 0;
+    }
+    if (!InMemory && !Disk->contains(EntryKind::Preamble, Key)) {
+      if (Policy == SharedPolicy::LoadOnly)
+        return nullptr;
+      const Digest Sighting = KeyBuilder()
+                                  .add(PreambleKeyVersion)
+                                  .add("shared sighting")
+                                  .add(toolVersionKey())
+                                  .add(flagsKey(Invocation))
+                                  .add(Cwd)
+                                  .final();
+      if (Disk->sight(Sighting) + 1 < SharedAfter)
+        return nullptr;
+    }
+  }
   std::promise<std::shared_ptr<const Preamble>> Promise;
   std::shared_future<std::shared_ptr<const Preamble>> Ready;
   bool Builder = false;

@@ -287,8 +287,12 @@ public:
   /// folders have `.` or `..` parts), for the few files a warm run parses
   /// (runFiles, planEachAlone): the preamble built then is the one the
   /// next run of that file alone looks for.
+  /// \p Relint: the result cache answered other files of the run (a
+  /// project linted again): what its files need is built at once, not at
+  /// a second sighting (BuildAfter).
   std::vector<std::vector<size_t>> planRun(llvm::ArrayRef<std::string> Files,
-                                           bool EachAlone = false);
+                                           bool EachAlone = false,
+                                           bool Relint = false);
 
   /// The preamble for this compile, or null (parse without one). Builds it
   /// when needed, with \p FS and \p PCHOps.
@@ -339,10 +343,15 @@ private:
   /// The shared preamble of these flags (the predefines and the CUDA
   /// headers the driver force-includes, before any line of the file), or
   /// null when it cannot be had. Built once per run and flags, and kept.
+  /// When neither this run nor the folder has it: Build builds it;
+  /// LoadOnly gives null; Sighted (a run of one file) builds it only at
+  /// its SharedAfter-th sighting (CacheStore::sight), else gives null.
+  enum class SharedPolicy { Build, LoadOnly, Sighted };
   std::shared_ptr<const Preamble>
   acquireShared(const CompilerInvocation &Invocation, llvm::StringRef Cwd,
                 const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
-                const std::shared_ptr<PCHContainerOperations> &PCHOps);
+                const std::shared_ptr<PCHContainerOperations> &PCHOps,
+                SharedPolicy Policy = SharedPolicy::Build);
   std::shared_ptr<const Preamble>
   load(const Digest &Key, const std::shared_ptr<const Preamble> &Shared);
   /// \p Compress: the PCH bytes go to the folder compressed (each load
@@ -371,11 +380,28 @@ private:
   /// checks): yes unless CUDA_TIDY_PREAMBLE_SYSTEM_ONLY is set (then, as
   /// before, it is cut before the first include line that enters one).
   bool UserHeaders = std::getenv("CUDA_TIDY_PREAMBLE_SYSTEM_ONLY") == nullptr;
+  /// A run of one file with a cache folder builds a preamble the folder
+  /// does not have only at its BuildAfter-th sighting (counted in the
+  /// folder, CacheStore::sight): a preamble built for a file seen once
+  /// costs more than the parse it replaces (issue 39; the first run of a
+  /// lone file parses it directly, as --no-cache does). The shared
+  /// preamble of a set of flags likewise at its SharedAfter-th. A run of
+  /// several files builds what another file of the run shares, and a warm
+  /// run that parses a few files while the result cache answered the
+  /// others (planRun's Relint: a project linted again after an edit)
+  /// builds their whole preambles, as before. CUDA_TIDY_PREAMBLE_AFTER and CUDA_TIDY_SHARED_PCH_AFTER set
+  /// them (1: at once, the behaviour before issue 39); only what is built
+  /// when changes, never a finding.
+  static unsigned sightingsFromEnv(const char *Name, unsigned Default);
+  unsigned BuildAfter = sightingsFromEnv("CUDA_TIDY_PREAMBLE_AFTER", 2);
+  unsigned SharedAfter = sightingsFromEnv("CUDA_TIDY_SHARED_PCH_AFTER", 2);
   /// How many include lines planRun chose a file's preamble to cover, for
   /// the files where that is fewer than all (absolute path, no dots).
   llvm::StringMap<unsigned> PlannedCuts;
   /// Whether planRun was given more than one file (and not EachAlone).
   bool ManyFiles = false;
+  /// planRun's Relint.
+  bool Relinted = false;
   /// The shared preambles of this run, by key (kept for the whole run: few,
   /// one per set of flags); null when the build failed.
   std::map<Digest, std::shared_future<std::shared_ptr<const Preamble>>>

@@ -393,7 +393,8 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     for (size_t I : Parsed)
       Names.push_back(Files[I]);
     std::vector<std::vector<size_t>> Groups = Caches->Preambles->planRun(
-        Names, /*EachAlone=*/planEachAlone(Replayed, Parsed.size()));
+        Names, /*EachAlone=*/planEachAlone(Replayed, Parsed.size()),
+        /*Relint=*/Replayed > 0);
     for (std::vector<size_t> &Group : Groups)
       for (size_t &Position : Group)
         Position = Parsed[Position];

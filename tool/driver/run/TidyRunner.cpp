@@ -835,11 +835,14 @@ void printListing(llvm::ArrayRef<CacheStore::ListedEntry> Entries,
   uint64_t ResultBytes = 0;
   unsigned Preambles = 0;
   unsigned Results = 0;
+  unsigned Sightings = 0;
   for (const CacheStore::ListedEntry &E : Entries) {
     Total += E.Size;
     if (E.Kind == EntryKind::Preamble) {
       ++Preambles;
       PreambleBytes += E.Size;
+    } else if (E.Kind == EntryKind::Sighting) {
+      ++Sightings; // (100 bytes each)
     } else {
       ++Results;
       ResultBytes += E.Size;
@@ -851,7 +854,10 @@ void printListing(llvm::ArrayRef<CacheStore::ListedEntry> Entries,
                   : std::string(", no budget"))
      << ": " << Preambles << " preambles (" << formatByteSize(PreambleBytes)
      << "), " << Results << " results (" << formatByteSize(ResultBytes)
-     << ")\n";
+     << ")";
+  if (Sightings)
+    OS << ", " << Sightings << " preamble sightings";
+  OS << "\n";
   if (Entries.empty())
     return;
   // The preambles one by one (they are what the budget is about); the
@@ -864,6 +870,8 @@ void printListing(llvm::ArrayRef<CacheStore::ListedEntry> Entries,
   uint64_t ResultUses = 0;
   for (const CacheStore::ListedEntry &E : Entries) {
     ++Rank;
+    if (E.Kind == EntryKind::Sighting)
+      continue;
     if (E.Kind != EntryKind::Preamble) {
       ResultUses += E.Uses;
       continue;

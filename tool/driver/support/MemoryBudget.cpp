@@ -3,12 +3,14 @@
 #include "tool/driver/support/MemoryBudget.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <malloc.h>
 #include <optional>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -126,6 +128,43 @@ std::uint64_t processMemoryBudgetBytes(std::uint64_t FileLimitBytes) {
   if (Available == UINT64_MAX)
     return 0;
   return std::max(FileLimitBytes, Available / 4 * 3);
+}
+
+void tuneAllocatorForParsing(unsigned Jobs) {
+#if defined(__GLIBC__) && !defined(CUDA_TIDY_NO_ALLOCATOR_COUNT)
+  if (Jobs > 2 || std::getenv("CUDA_TIDY_NO_HEAP_TUNING"))
+    return;
+  // Under `ulimit -v` the reserve would count against the limit.
+  struct rlimit AddressSpace;
+  if (::getrlimit(RLIMIT_AS, &AddressSpace) != 0 ||
+      AddressSpace.rlim_cur != RLIM_INFINITY)
+    return;
+  constexpr int Pad = 256 << 20;
+  constexpr std::uintptr_t Huge = 2 << 20;
+  ::mallopt(M_ARENA_MAX, 1);
+  ::mallopt(M_TOP_PAD, Pad);
+  ::mallopt(M_TRIM_THRESHOLD, 2 * Pad);
+  // Grow the heap now (by the pad: a few blocks are enough), and advise
+  // huge pages over what it grew by. Later growth of the heap past the pad
+  // is a mapping of its own, with small pages, as before.
+  char *const Before = static_cast<char *>(::sbrk(0));
+  void *Blocks[64];
+  unsigned Count = 0;
+  while (Count < 64 && ::sbrk(0) == Before)
+    Blocks[Count++] = std::malloc(64 << 10);
+  char *const End = static_cast<char *>(::sbrk(0));
+  const std::uintptr_t From =
+      (reinterpret_cast<std::uintptr_t>(Before) + Huge - 1) & ~(Huge - 1);
+  if (Before != reinterpret_cast<char *>(-1) &&
+      reinterpret_cast<std::uintptr_t>(End) > From)
+    (void)::madvise(reinterpret_cast<void *>(From),
+                    reinterpret_cast<std::uintptr_t>(End) - From,
+                    MADV_HUGEPAGE);
+  while (Count)
+    std::free(Blocks[--Count]);
+#else
+  (void)Jobs;
+#endif
 }
 
 } // namespace clang::tidy::cuda::driver

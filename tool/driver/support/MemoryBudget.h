@@ -77,6 +77,18 @@ unsigned defaultFileMemoryLimitMiB();
 /// 0 when nothing is known.
 std::uint64_t processMemoryBudgetBytes(std::uint64_t FileLimitBytes);
 
+/// Sets glibc's allocator up for a parse (issue 39), before any worker
+/// starts, when at most two run at once (\p Jobs) and the address space is
+/// not limited: every thread allocates from the main heap (M_ARENA_MAX 1),
+/// which is grown by 256 MiB at a time and not trimmed below 512 MiB free,
+/// and its first 256 MiB are reserved now and marked for transparent huge
+/// pages (madvise). A parse touches 100 to 200 MB of heap: 25,000 page
+/// faults of 4 KiB became 1,200, and a cold run of binaryPartitionCG.cu
+/// 20 to 25 % less CPU time (docs/performance.md). Nothing is touched that
+/// the run does not use; a kernel without huge pages ignores the advice.
+/// CUDA_TIDY_NO_HEAP_TUNING=1 leaves the allocator as it is.
+void tuneAllocatorForParsing(unsigned Jobs);
+
 } // namespace clang::tidy::cuda::driver
 
 #endif

@@ -136,6 +136,40 @@ TEST_F(CacheFolderTest, WritesAndReadsBack) {
   EXPECT_EQ(Files, 1u);
 }
 
+// Issue 39: sightings count the runs that wanted a preamble the folder did
+// not have; a damaged or foreign sighting entry counts as none (and is
+// replaced), never as an error.
+TEST_F(CacheFolderTest, SightingsCountAndSurviveDamage) {
+  auto Store = openStore();
+  ASSERT_TRUE(Store);
+  EXPECT_FALSE(Store->contains(EntryKind::Sighting, Key));
+  EXPECT_EQ(Store->sight(Key), 0u);
+  EXPECT_TRUE(Store->contains(EntryKind::Sighting, Key));
+  EXPECT_EQ(Store->sight(Key), 1u);
+  EXPECT_EQ(Store->sight(Key), 2u);
+  // Another key is counted apart; a preamble of the same key is not one.
+  EXPECT_EQ(Store->sight(digestOf("another key")), 0u);
+  EXPECT_FALSE(Store->contains(EntryKind::Preamble, Key));
+  EXPECT_TRUE(CacheStore::isEntryName(CacheStore::entryName(EntryKind::Sighting, Key)));
+
+  const std::string Path = entryPath(EntryKind::Sighting, Key);
+  writeAll(Path, "not a cuda-tidy entry");
+  const unsigned CorruptBefore = Store->Counters.CorruptEntries;
+  EXPECT_EQ(Store->sight(Key), 0u);
+  EXPECT_EQ(Store->Counters.CorruptEntries, CorruptBefore + 1);
+  EXPECT_EQ(Store->sight(Key), 1u);
+  // A valid entry of the right kind whose payload is not a count.
+  ASSERT_TRUE(Store->write(EntryKind::Sighting, Key, {"xyz"}));
+  EXPECT_EQ(Store->sight(Key), 0u);
+  EXPECT_EQ(Store->sight(Key), 1u);
+  // The listing knows them as sightings (the eviction order keeps them
+  // apart from results).
+  unsigned Sightings = 0;
+  for (const CacheStore::ListedEntry &E : Store->listing())
+    Sightings += E.Kind == EntryKind::Sighting;
+  EXPECT_EQ(Sightings, 2u);
+}
+
 // Issue 16 F4: the folder must be ours before anything in it is pruned.
 TEST_F(CacheFolderTest, TagsANewFolder) {
   auto Store = openStore();
