@@ -25,12 +25,16 @@ The multi-file figure (--multi, default six cuda-samples files): one
 cuda-tidy -j 1 process over them with an empty folder, less the CPU time of
 the first of them alone with an empty folder, over the sum of the floors of
 the second and later files: what each further file of a first multi-file
-run costs. Nothing here is asserted by the test suite.
+run costs, with whatever the first file builds for the run (the shared
+preamble, a preamble of lines it shares) charged to them; and the later
+files' own wall times as --time-checks reports them, over their floors'
+wall times. Nothing here is asserted by the test suite.
 """
 import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -77,6 +81,7 @@ def main():
     parser.add_argument("--multi", default="")
     parser.add_argument("--skip-plugin", action="store_true")
     parser.add_argument("--skip-multi", action="store_true")
+    parser.add_argument("--skip-files", action="store_true", help="the multi-file figure only")
     parser.add_argument("--compare-env", default="",
                         help="NAME=VALUE,... : the cold, first, second and edit runs again with this "
                         "environment, in the same pairs (e.g. CUDA_TIDY_PREAMBLE_AFTER=1,"
@@ -86,6 +91,8 @@ def main():
     args = parser.parse_args()
 
     files = [f for f in (args.files.split(",") if args.files else DEFAULT_FILES) if f]
+    if args.skip_files:
+        files = []
     multi = [f for f in (args.multi.split(",") if args.multi else DEFAULT_MULTI) if f]
     scratch = tempfile.mkdtemp(prefix="cuda-tidy-first-")
     build = os.path.abspath(args.build)
@@ -168,9 +175,11 @@ def main():
         if not args.skip_multi and len(multi) > 1:
             folder = os.path.join(scratch, "cache-multi")
             ratios, runs = {"": [], "compared ": []}, []
+            walls = {"": [], "compared ": []}
             for rep in range(args.pairs):
-                floors = [cpu(floor(f))[0] for f in multi]
-                run = {"floors": floors}
+                floor_runs = [cpu(floor(f)) for f in multi]
+                floors = [r[0] for r in floor_runs]
+                run = {"floors": floors, "floor_walls": [r[1] for r in floor_runs]}
                 for label, env in [("", [])] + ([("compared ", compare)] if compare else []):
                     shutil.rmtree(folder, ignore_errors=True)
                     alone = cpu(tidy(multi[:1], "--cache-dir=" + folder, env=env))[0]
@@ -179,12 +188,29 @@ def main():
                     ratios[label].append((whole - alone) / sum(floors[1:]))
                     run[label + "first_alone"] = alone
                     run[label + "multi"] = whole
+                    # Per file, as the run itself times it (--time-checks:
+                    # wall time of each file's compile, preamble builds
+                    # included, in the file that builds them).
+                    shutil.rmtree(folder, ignore_errors=True)
+                    _, _, _, err, _ = measure(tidy(multi, "-j", "1", "--time-checks",
+                                                   "--cache-dir=" + folder, env=env))
+                    totals = {}
+                    for line in err.splitlines():
+                        m = re.match(r"cuda-tidy: time: (.*): total ([0-9.]+) s", line)
+                        if m:
+                            totals[os.path.basename(m.group(1))] = float(m.group(2))
+                    later = [totals.get(os.path.basename(f), float("nan")) for f in multi[1:]]
+                    walls[label].append(sum(later) / sum(run["floor_walls"][1:]))
+                    run[label + "per_file_walls"] = totals
                 runs.append(run)
                 sys.stderr.write("  multi: pair %d of %d\n" % (rep + 1, args.pairs))
             results["multi"] = {"files": [os.path.basename(f) for f in multi],
                                 "ratio_later_files": statistics.median(ratios[""]),
                                 "compared_ratio_later_files": statistics.median(ratios["compared "])
                                 if ratios["compared "] else None,
+                                "wall_ratio_later_files": statistics.median(walls[""]),
+                                "compared_wall_ratio_later_files": statistics.median(walls["compared "])
+                                if walls["compared "] else None,
                                 "runs": runs}
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -205,10 +231,14 @@ def main():
     if "multi" in results:
         m = results["multi"]
         print()
-        print("multi-file first run (%s): later files cost %.2f of their floors (median of %d)%s"
-              % (", ".join(m["files"]), m["ratio_later_files"], args.pairs,
-                 "; compared: %.2f" % m["compared_ratio_later_files"]
-                 if m["compared_ratio_later_files"] is not None else ""))
+        print("multi-file first run, -j 1, empty folder (%s), median of %d:" % (
+            ", ".join(m["files"]), args.pairs))
+        print("- CPU of the run less the first file's run alone, over the later files' floors: "
+              "%.2f%s" % (m["ratio_later_files"], "; compared: %.2f" % m["compared_ratio_later_files"]
+                          if m["compared_ratio_later_files"] is not None else ""))
+        print("- the later files' own times (--time-checks, wall) over their floors' wall: "
+              "%.2f%s" % (m["wall_ratio_later_files"], "; compared: %.2f" % m["compared_wall_ratio_later_files"]
+                          if m["compared_wall_ratio_later_files"] is not None else ""))
     print("load average at the end: %.2f %.2f %.2f" % os.getloadavg())
     if args.json:
         with open(args.json, "w") as out:
