@@ -467,7 +467,7 @@ std::optional<ResultModel> knownResultModel(const CallExpr *Call,
       if (Name == "shfl")
         return shuffle(ResultRule::ShuffleIndexed, 0, 1, -1, Collective);
       if (Name == "shfl_down" || Name == "shfl_up" || Name == "shfl_xor")
-        return shuffle(ResultRule::ShuffleRelative, 0, -1, -1, Collective);
+        return shuffle(ResultRule::ShuffleRelative, 0, 1, -1, Collective);
       if (Name == "any" || Name == "all" || Name == "ballot" ||
           Name == "match_all")
         return Collective == Level::warp() ? warpCollective(0, -1)
@@ -569,9 +569,9 @@ std::optional<ResultModel> knownResultModel(const CallExpr *Call,
       .Case("__shfl", shuffle(ResultRule::ShuffleIndexed, 0, 1, 2,
                               Level::warp()))
       .Cases({"__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"},
-             shuffle(ResultRule::ShuffleRelative, 1, -1, 3, Level::warp()))
+             shuffle(ResultRule::ShuffleRelative, 1, 2, 3, Level::warp()))
       .Cases({"__shfl_up", "__shfl_down", "__shfl_xor"},
-             shuffle(ResultRule::ShuffleRelative, 0, -1, 2, Level::warp()))
+             shuffle(ResultRule::ShuffleRelative, 0, 1, 2, Level::warp()))
       .Cases({"__builtin_expect", "__builtin_expect_with_probability",
              "__builtin_assume_aligned"}, [] {
                ResultModel M;

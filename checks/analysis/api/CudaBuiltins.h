@@ -106,7 +106,8 @@ struct ResultModel {
   Level FixedLevel = Level::grid();
   OriginKind Origin = OriginKind::Intrinsic;
   /// ShuffleIndexed / ShuffleRelative: which arguments hold the value, the
-  /// source lane and the width (-1 when absent), and the level the shuffle
+  /// source lane (indexed) or the lane delta (relative), and the width (-1
+  /// when absent), and the level the shuffle
   /// is confined to (a warp, or the tile it is called on).
   int ValueArg = -1;
   int SourceArg = -1;

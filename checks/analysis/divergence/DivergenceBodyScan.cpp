@@ -126,6 +126,47 @@ const VarDecl *referenceVariableOf(const Expr *E) {
   return nullptr;
 }
 
+const VarDecl *referencePartRoot(const Expr *LValue,
+                                 llvm::SmallVectorImpl<const Expr *> *Indices) {
+  const Expr *E = LValue ? LValue->IgnoreParens() : nullptr;
+  bool Part = false;
+  llvm::SmallVector<const Expr *, 2> Subscripts;
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      if (Member->isArrow() || !isa<FieldDecl>(Member->getMemberDecl()))
+        return nullptr;
+      Part = true;
+      E = Member->getBase();
+      continue;
+    }
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Decay =
+          dyn_cast<ImplicitCastExpr>(Subscript->getBase()->IgnoreParens());
+      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+        return nullptr;
+      Subscripts.push_back(Subscript->getIdx());
+      Part = true;
+      E = Decay->getSubExpr();
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+        Cast && (Cast->getCastKind() == CK_NoOp ||
+                 Cast->getCastKind() == CK_DerivedToBase ||
+                 Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    break;
+  }
+  if (!Part || !E)
+    return nullptr;
+  const VarDecl *Ref = referenceVariableOf(E);
+  if (Ref && Indices)
+    Indices->append(Subscripts.begin(), Subscripts.end());
+  return Ref;
+}
+
 bool callMayWriteReferenceParameter(FactQueries *Facts,
                                     const FunctionDecl *Callee,
                                     unsigned Index) {
@@ -301,11 +342,15 @@ void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
     Vars.push_back(Local);
   }
   ReturnSlot = Vars.size();
-  Escaped.resize(Vars.size() + 1);
+  NumSlots = ReturnSlot + 1;
+  for (const VarDecl *Var : Vars)
+    if (!Scanner.EscapedVars.contains(Var))
+      trackFields(Var);
+  Escaped.resize(NumSlots);
   for (const VarDecl *Var : Scanner.EscapedVars)
     if (auto Slot = slotOf(Var))
       Escaped.set(*Slot);
-  EscapedValue.assign(Vars.size() + 1, Uniformity());
+  EscapedValue.assign(NumSlots, Uniformity());
   Calls = std::move(Scanner.Calls);
 
   // Inside a lambda, the captured variables are inputs bound at each call.
@@ -324,6 +369,79 @@ void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
       }
     }
   }
+}
+
+void FunctionDivergence::Impl::trackFields(const VarDecl *Var) {
+  if (Var->getType()->isReferenceType() || Var->hasAttr<CUDASharedAttr>())
+    return;
+  const auto *Record = Var->getType()->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition() || Record->isUnion() ||
+      Record->isLambda() || Record->getNumBases() != 0 ||
+      Record->isDependentContext())
+    return;
+  llvm::SmallVector<const FieldDecl *, 8> Fields(Record->fields());
+  if (Fields.empty() || Fields.size() > MaxTrackedFields)
+    return;
+  auto &Slots = FieldSlotsOf[Var];
+  for (const FieldDecl *Field : Fields) {
+    FieldSlot[{Var, Field}] = NumSlots;
+    Slots.push_back(NumSlots++);
+  }
+}
+
+std::optional<unsigned> FunctionDivergence::Impl::fieldSlotOf(
+    const Expr *LValue, llvm::SmallVectorImpl<const Expr *> *Indices,
+    bool *Exact) const {
+  if (FieldSlot.empty() || !LValue)
+    return std::nullopt;
+  // Down to the variable, remembering the member just above it.
+  const Expr *E = LValue;
+  const MemberExpr *Innermost = nullptr;
+  bool Above = false; // a subscript or member above the innermost member
+  llvm::SmallVector<const Expr *, 2> Subscripts;
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || !Innermost)
+        return std::nullopt;
+      const auto *Field = dyn_cast<FieldDecl>(Innermost->getMemberDecl());
+      auto It = Field ? FieldSlot.find({Var, Field}) : FieldSlot.end();
+      if (It == FieldSlot.end())
+        return std::nullopt;
+      if (Indices)
+        Indices->append(Subscripts.begin(), Subscripts.end());
+      if (Exact)
+        *Exact = !Above;
+      return It->second;
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      if (Member->isArrow() || !isa<FieldDecl>(Member->getMemberDecl()))
+        return std::nullopt;
+      if (Innermost)
+        Above = true;
+      Innermost = Member;
+      E = Member->getBase();
+      continue;
+    }
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Decay =
+          dyn_cast<ImplicitCastExpr>(Subscript->getBase()->IgnoreParens());
+      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+        return std::nullopt;
+      Subscripts.push_back(Subscript->getIdx());
+      Above = true;
+      E = Decay->getSubExpr();
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+        Cast && Cast->getCastKind() == CK_NoOp) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 void FunctionDivergence::Impl::mapBlocks() {
@@ -357,13 +475,22 @@ void FunctionDivergence::Impl::mapBlocks() {
 /// their own) may write.
 void FunctionDivergence::Impl::collectDefs(
     const Stmt *S, llvm::SmallVectorImpl<unsigned> &Defs) const {
+  auto AddFields = [&](const VarDecl *Var) {
+    if (auto It = FieldSlotsOf.find(Var); It != FieldSlotsOf.end())
+      Defs.append(It->second.begin(), It->second.end());
+  };
   auto AddRoot = [&](const Expr *LValue) {
     if (!LValue)
       return;
+    if (auto Field = fieldSlotOf(LValue, nullptr, nullptr)) {
+      Defs.push_back(*Field);
+      return;
+    }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(LValue->IgnoreParens()))
       if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
         if (auto Slot = slotOf(Var)) {
           Defs.push_back(*Slot);
+          AddFields(Var);
           // A store through a reference to a local defines that local too:
           // under a divergent branch it diverges at the join like a store
           // by name.
@@ -376,12 +503,17 @@ void FunctionDivergence::Impl::collectDefs(
     if (const VarDecl *Root = rootVariable(LValue, nullptr))
       if (auto Slot = slotOf(Root))
         Defs.push_back(*Slot);
+    if (const VarDecl *Ref = referencePartRoot(LValue, nullptr))
+      if (auto Slot = slotOf(Ref))
+        Defs.push_back(*Slot);
   };
   if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
     for (const class Decl *D : Decl->decls())
       if (const auto *Var = dyn_cast<VarDecl>(D))
-        if (auto Slot = slotOf(Var))
+        if (auto Slot = slotOf(Var)) {
           Defs.push_back(*Slot);
+          AddFields(Var);
+        }
     return;
   }
   if (isa<ReturnStmt>(S)) {
@@ -438,7 +570,7 @@ void FunctionDivergence::Impl::collectDefs(
 }
 
 FunctionDivergence::Impl::State FunctionDivergence::Impl::initialState() {
-  State S(Vars.size() + 1);
+  State S(NumSlots);
   unsigned Index = 0;
   for (const ParmVarDecl *Param : FD->parameters()) {
     // A kernel's parameters are the same for the whole launch; a device
@@ -451,6 +583,9 @@ FunctionDivergence::Impl::State FunctionDivergence::Impl::initialState() {
     if (IsKernel && Mgr)
       Input.setKnownAlignLog2(Mgr->launchArgumentAlignLog2(FD, Index));
     S.mutableAt(VarIndex[Param]) = Input;
+    if (auto It = FieldSlotsOf.find(Param); It != FieldSlotsOf.end())
+      for (unsigned Field : It->second)
+        S.mutableAt(Field) = Input;
     ++Index;
   }
   return S;

@@ -167,7 +167,7 @@ FunctionDivergence::Impl::entryState(const CFGBlock *B) {
     S.join(*Incoming);
   }
   if (S.empty())
-    S = State(Vars.size() + 1);
+    S = State(NumSlots);
   // Sync and temporal divergence: where paths that split at a non-uniform
   // branch meet again, what they assigned is only as uniform as the branch.
   for (unsigned Branch : JoinOf[B->getBlockID()]) {
@@ -184,6 +184,9 @@ FunctionDivergence::Impl::entryState(const CFGBlock *B) {
                                            : OriginKind::SyncDivergence,
                                 Where});
     Narrow.addSymbols(C->symbols());
+    // A choice made by the lane alone (`if (lane >= step)` in a scan) is the
+    // same at the same lane of every warp, and so is what it picks.
+    Narrow.setLaneLevel(C->laneLevel());
     for (unsigned Slot : R.Defs) {
       if (Escaped.test(Slot))
         escapedJoin(Slot, Narrow);
@@ -339,6 +342,20 @@ void FunctionDivergence::Impl::declare(const VarDecl *Var) {
     escapedJoin(*Slot, V);
   else
     Live->mutableAt(*Slot) = V;
+  if (auto Fields = FieldSlotsOf.find(Var); Fields != FieldSlotsOf.end()) {
+    // `int2 p = {x, y}`: each field its own element; any other
+    // initializer (a constructor, a copy) gives every field its value.
+    const auto *List = dyn_cast_or_null<InitListExpr>(
+        Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);
+    if (List && List->isSemanticForm() &&
+        List->getNumInits() == Fields->second.size()) {
+      for (unsigned I = 0; I < List->getNumInits(); ++I)
+        Live->mutableAt(Fields->second[I]) = valueOf(List->getInit(I));
+    } else {
+      for (unsigned Field : Fields->second)
+        Live->mutableAt(Field) = V;
+    }
+  }
 }
 
 Uniformity FunctionDivergence::Impl::readSlot(unsigned Slot) const {
@@ -390,9 +407,46 @@ void FunctionDivergence::Impl::assign(const Expr *LHS, const Uniformity &V) {
       escapedJoin(*Slot, V);
     else
       Live->mutableAt(*Slot) = V;
+    // The whole object (`p = q`): every field.
+    if (auto Fields = FieldSlotsOf.find(Var); Fields != FieldSlotsOf.end())
+      for (unsigned Field : Fields->second)
+        Live->mutableAt(Field) = V;
     return;
   }
   llvm::SmallVector<const Expr *, 2> Indices;
+  bool Exact = false;
+  if (auto Field = fieldSlotOf(Target, &Indices, &Exact)) {
+    // `p.y = v` replaces the field; `p.a[i] = v` and `p.f.g = v` change
+    // part of it (a weak update, the index deciding which element).
+    if (Exact) {
+      Live->mutableAt(*Field) = V;
+      return;
+    }
+    Uniformity W = V;
+    for (const Expr *Index : Indices)
+      W.join(valueOf(Index));
+    Live->mutableAt(*Field).join(W.clearLaneLinear());
+    return;
+  }
+  if (const VarDecl *Ref = referencePartRoot(Target, &Indices)) {
+    // `p.y = v` with p a reference (a parameter `Point &p`): a store to the
+    // referee, and part of what p holds afterwards, so that a caller taking
+    // what the function leaves in p sees it (a weak update: the other
+    // fields keep their values).
+    storeThrough(LHS, V);
+    if (auto Slot = slotOf(Ref)) {
+      Uniformity W = V;
+      for (const Expr *Index : Indices)
+        W.join(valueOf(Index));
+      W.clearLaneLinear().setPointsToLocal(false);
+      if (Escaped.test(*Slot))
+        escapedJoin(*Slot, W);
+      else
+        Live->mutableAt(*Slot).join(W);
+    }
+    return;
+  }
+  Indices.clear();
   if (const VarDecl *Root = rootVariable(Target, &Indices)) {
     if (auto Slot = slotOf(Root)) {
       // One element or field of a local aggregate: a weak update, with the
@@ -441,8 +495,14 @@ void FunctionDivergence::Impl::storeThrough(const Expr *LHS,
 
 Uniformity FunctionDivergence::Impl::readVariable(const VarDecl *Var,
                                                   const Expr *Where) {
-  if (auto Slot = slotOf(Var))
-    return readSlot(*Slot);
+  if (auto Slot = slotOf(Var)) {
+    Uniformity V = readSlot(*Slot);
+    // The whole object: what whole writes stored and every field.
+    if (auto Fields = FieldSlotsOf.find(Var); Fields != FieldSlotsOf.end())
+      for (unsigned Field : Fields->second)
+        V.join((*Live)[Field]);
+    return V;
+  }
   auto Capture = CaptureSymbol.find(Var);
   if (Capture != CaptureSymbol.end())
     return Uniformity::symbol(Capture->second);

@@ -403,6 +403,17 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
     if (!isa<FieldDecl>(Member->getMemberDecl()))
       return Uniformity();
     llvm::SmallVector<const Expr *, 2> Indices;
+    bool Exact = false;
+    if (auto Field = fieldSlotOf(E, &Indices, &Exact)) {
+      // A field of its own: read like a variable (`p.y`), keeping what is
+      // known of it; a part of one joins the subscripts.
+      Uniformity U = (*Live)[*Field];
+      if (Exact)
+        return U;
+      for (const Expr *Index : Indices)
+        U.join(valueOf(Index));
+      return U.clearLaneLinear().setKnownAlignLog2(0);
+    }
     if (const VarDecl *Root = rootVariable(E, &Indices))
       if (auto Slot = slotOf(Root)) {
         Uniformity U = readSlot(*Slot);
@@ -418,6 +429,12 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
   }
   if (isa<ArraySubscriptExpr>(E)) {
     llvm::SmallVector<const Expr *, 2> Indices;
+    if (auto Field = fieldSlotOf(E, &Indices, nullptr)) {
+      Uniformity U = (*Live)[*Field];
+      for (const Expr *Index : Indices)
+        U.join(valueOf(Index));
+      return U.clearLaneLinear().setKnownAlignLog2(0);
+    }
     if (const VarDecl *Root = rootVariable(E, &Indices))
       if (auto Slot = slotOf(Root)) {
         Uniformity U = readSlot(*Slot);
@@ -978,28 +995,51 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
             Arg(Model->ValueArg) ? valueOf(Arg(Model->ValueArg))
                                  : Uniformity();
         ValueOrigin Origin{OriginKind::Intrinsic, Call};
+        // The source lane (indexed) or the lane delta (relative).
         Uniformity Source;
-        if (Model->Rule == ResultRule::ShuffleIndexed && Arg(Model->SourceArg))
+        if (Arg(Model->SourceArg))
           Source = valueOf(Arg(Model->SourceArg));
+        // Threads at the same lane of different warps read the same lane of
+        // their own warp (the segment and the lane a lane reads depend only
+        // on its lane index and on the source or delta): the result agrees
+        // across warps lane by lane as far as the value and the source both
+        // do. A broadcast of lane 31 of `sizes[base + lane]`, with base
+        // block-uniform, is the same in every warp of the block (cutlass's
+        // grouped-GEMM scheduler: every warp scans the same problem sizes).
+        Level AcrossWarps = std::min(Value.laneLevel(), Source.laneLevel());
+        bool Broadcast = Model->Rule == ResultRule::ShuffleIndexed &&
+                         Source.level() >= Within;
+        bool WiderThanWarp = Value.level() < Within
+                                 ? AcrossWarps > Level::warp()
+                                 : Value.symbols() != 0;
+        if (Broadcast && Within >= Level::warp() && WiderThanWarp &&
+            !(Value.symbols() >> 32)) {
+          // One lane's value per warp, the same lane in every warp: as wide
+          // as the value is lane by lane and as the source lane. Its inputs
+          // narrow it at a call site, as for a whole-warp reduction, only to
+          // what the argument shares lane by lane (a helper broadcasting its
+          // parameter from lane 31).
+          Uniformity U = Uniformity::fullWarpCollective(Value, Origin);
+          U.join(Uniformity::at(Source.level(), Origin));
+          return U.addSymbols(Source.symbols());
+        }
         // A broadcast (one source lane for the segment) is uniform over the
         // segment whatever value a caller passes: a value that is an input
         // of this function must not make it as divergent as the caller's
         // argument (a warp-cooperative routine broadcasting the key of the
         // lane a ballot picked). Only a value known here to be wider keeps
         // its own level.
-        if (Model->Rule == ResultRule::ShuffleIndexed &&
-            Source.level() >= Within && Value.symbols() != 0)
+        if (Broadcast && Value.symbols() != 0)
           return Uniformity::at(Within, Origin).addSymbols(Source.symbols());
         if (Value.level() >= Within)
           return Value.clearLaneLinear().setKnownAlignLog2(0);
-        if (Model->Rule == ResultRule::ShuffleIndexed) {
-          if (Source.level() >= Within)
-            return Uniformity::at(Within, Origin)
-                .addSymbols(Value.symbols() | Source.symbols());
-          return Uniformity::varying(Origin).addSymbols(Value.symbols() |
-                                                        Source.symbols());
-        }
-        return Uniformity::varying(Origin).addSymbols(Value.symbols());
+        if (Broadcast)
+          return Uniformity::at(Within, Origin)
+              .addSymbols(Value.symbols() | Source.symbols())
+              .setLaneLevel(AcrossWarps);
+        return Uniformity::varying(Origin)
+            .addSymbols(Value.symbols() | Source.symbols())
+            .setLaneLevel(AcrossWarps);
       }
       }
     }

@@ -92,6 +92,11 @@ const VarDecl *referenceVariableOf(const Expr *E);
 bool callMayWriteReferenceParameter(FactQueries *Facts,
                                     const FunctionDecl *Callee,
                                     unsigned Index);
+/// The local reference (not a memory reference) that a part of it is
+/// reached through: `p.y`, `p.rows[i]` for `Point &p` -> p, collecting the
+/// subscripts; nullptr for anything else. (DivergenceBodyScan.cpp)
+const VarDecl *referencePartRoot(const Expr *LValue,
+                                 llvm::SmallVectorImpl<const Expr *> *Indices);
 /// The row part of the linear thread index. (DivergenceExpressions.cpp)
 bool isRowOffset(const Expr *E);
 /// The same, also with constant row widths equal to the extents every
@@ -221,11 +226,25 @@ struct FunctionDivergence::Impl {
   std::unique_ptr<ParentMap> Parents;
   std::unique_ptr<CFGPostDomTree> PostDom;
 
-  // Variables: parameters, then locals, then the return-value slot.
+  // Variables: parameters, then locals, then the return-value slot, then
+  // the field slots of local objects.
   std::vector<const VarDecl *> Vars;
   llvm::DenseMap<const VarDecl *, unsigned> VarIndex;
   llvm::BitVector Escaped;
   unsigned ReturnSlot = 0;
+  /// A local or by-value parameter of a plain record type (no bases, not a
+  /// union, at most MaxTrackedFields fields) that does not escape has a
+  /// slot per field, so that `p.y = blockIdx.y * k` stays block-uniform
+  /// beside `p.x = threadIdx.x * k` (HeCBench bm3d's `int2 p`). The
+  /// variable's own slot then holds what whole-object writes (its
+  /// initializer, `p = q`) stored; reading the whole object joins both.
+  llvm::DenseMap<std::pair<const VarDecl *, const FieldDecl *>, unsigned>
+      FieldSlot;
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<unsigned, 4>>
+      FieldSlotsOf;
+  static constexpr unsigned MaxTrackedFields = 16;
+  /// Every slot: Vars, the return slot, the field slots.
+  unsigned NumSlots = 0;
   llvm::DenseMap<const VarDecl *, unsigned> CaptureSymbol;
   std::vector<const CallExpr *> Calls;
 
@@ -284,6 +303,13 @@ struct FunctionDivergence::Impl {
   void scanBody(const Stmt *Body);
   void mapBlocks();
   void collectDefs(const Stmt *S, llvm::SmallVectorImpl<unsigned> &Defs) const;
+  /// The field slot an lvalue is part of (`v.f`, `v.f[i]`, `v.f.g`),
+  /// collecting the subscripts above the field; \p Exact says whether the
+  /// lvalue is the field itself (a write then replaces its value).
+  std::optional<unsigned>
+  fieldSlotOf(const Expr *LValue, llvm::SmallVectorImpl<const Expr *> *Indices,
+              bool *Exact) const;
+  void trackFields(const VarDecl *Var);
   std::optional<unsigned> slotOf(const VarDecl *Var) const {
     auto It = VarIndex.find(Var);
     if (It == VarIndex.end())

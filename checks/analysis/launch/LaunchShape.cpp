@@ -891,6 +891,118 @@ private:
   ParentMap Parents;
 };
 
+/// `Var.x = E` (Dim 0), `.y`, `.z`: the component a statement assigns as a
+/// whole, and its value; nullopt when \p S is no such statement.
+std::optional<std::pair<unsigned, const Expr *>>
+componentWrite(const Stmt *S, const VarDecl *Var) {
+  const auto *E = dyn_cast<Expr>(S);
+  const Expr *Stripped = E ? E->IgnoreParenImpCasts() : nullptr;
+  const Expr *LHS = nullptr, *RHS = nullptr;
+  if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(Stripped);
+      Assign && Assign->getOpcode() == BO_Assign) {
+    LHS = Assign->getLHS();
+    RHS = Assign->getRHS();
+  } else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Stripped);
+             Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+    LHS = Op->getArg(0);
+    RHS = Op->getArg(1);
+  }
+  const auto *Member =
+      LHS ? dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()) : nullptr;
+  if (!Member || Member->isArrow())
+    return std::nullopt;
+  const auto *Base = dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParens());
+  if (!Base || Base->getDecl() != Var || !Member->getMemberDecl()->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = Member->getMemberDecl()->getName();
+  unsigned Dim = Name == "x" ? 0 : Name == "y" ? 1 : Name == "z" ? 2 : 3;
+  if (Dim == 3)
+    return std::nullopt;
+  return std::make_pair(Dim, RHS);
+}
+
+/// A statement control may enter other than from its start.
+bool hasLabel(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<LabelStmt>(S) || isa<SwitchCase>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (hasLabel(Child))
+      return true;
+  return false;
+}
+
+/// The expression component \p Dim of the dim3 local \p Var holds at \p At
+/// in \p Function, for a dim3 built component by component and reused
+/// (`dim3 t; t.x = 16; t.y = 4; k<<<g, t>>>(...); t.x = 32; ...`, HeCBench
+/// jaccard): walking back over the statements that run before the one
+/// holding \p At in each compound statement around it, the last that
+/// assigns that component, or the declaration (its initializer's component,
+/// 1 for `dim3 t;`), when nothing between changes \p Var otherwise. Climbs
+/// out of `if` arms, never out of a loop body (a later statement of the
+/// body would reach the next trip). nullptr, IsOne false: unknown.
+const Expr *componentReaching(const VarDecl *Var, unsigned Dim,
+                              const FunctionDecl *Function, const Stmt *At,
+                              bool &IsOne, ASTContext &Ctx) {
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body || !At || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      Var->getDeclContext() != Function || !isDim3(Var->getType()))
+    return nullptr;
+  AliasedLocal Aliased(Var, Body);
+  Aliased.TraverseStmt(const_cast<Stmt *>(Body));
+  if (Aliased.Found)
+    return nullptr;
+  ParentMap Parents(const_cast<Stmt *>(Body));
+  auto Changes = [&](const Stmt *S) {
+    return ExprMutationAnalyzer(*S, Ctx).isMutated(Var);
+  };
+  const Stmt *Inner = At;
+  while (const Stmt *Parent = Parents.getParent(Inner)) {
+    if (const auto *Compound = dyn_cast<CompoundStmt>(Parent)) {
+      const auto *Position = llvm::find(Compound->body(), Inner);
+      // The statement holding At: what of it runs before At on this path
+      // was walked already (an `if` arm climbed out of); the rest of it runs
+      // after At or on other paths.
+      if (Position == Compound->body_end() || hasLabel(*Position))
+        return nullptr;
+      while (Position != Compound->body_begin()) {
+        --Position;
+        const Stmt *S = *Position;
+        if (hasLabel(S))
+          return nullptr;
+        if (const auto *Decl = dyn_cast<DeclStmt>(S);
+            Decl && llvm::is_contained(Decl->decls(), Var)) {
+          if (!Var->getInit())
+            return nullptr;
+          return blockComponentOf(Var->getInit(), Dim, IsOne, Ctx, 1);
+        }
+        if (auto Write = componentWrite(S, Var)) {
+          if (Write->first == Dim)
+            return Write->second;
+          continue;
+        }
+        if (Changes(S))
+          return nullptr;
+      }
+    } else if (const auto *If = dyn_cast<IfStmt>(Parent)) {
+      if (If->getCond() == Inner || (If->getCond() && Changes(If->getCond())) ||
+          If->getInit() || If->getConditionVariableDeclStmt())
+        return nullptr;
+    } else if (isa<ForStmt>(Parent) || isa<WhileStmt>(Parent) ||
+               isa<DoStmt>(Parent) || isa<CXXForRangeStmt>(Parent) ||
+               isa<SwitchStmt>(Parent)) {
+      return nullptr;
+    } else if (!isa<Expr>(Parent) && !isa<ReturnStmt>(Parent)) {
+      return nullptr;
+    }
+    if (Parent == Body)
+      return nullptr;
+    Inner = Parent;
+  }
+  return nullptr;
+}
+
 /// The power-of-two factor local \p Var of \p Function holds at \p At:
 /// walking back over the top-level statements before the one holding \p At
 /// (each runs before it on every path), the last that writes the whole
@@ -1139,6 +1251,16 @@ public:
       return true;
     const Expr *Block = blockArgument(*Launch);
     bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
+    // A dim3 built component by component: its width where this launch is.
+    bool KnownUnaligned = false;
+    if (Block && !Aligned) {
+      bool IsOne = false;
+      const Expr *X = componentAt(Block, 0, IsOne, Call);
+      Aligned = X && integerFactor(X, Ctx, 0) % 32 == 0;
+      std::optional<uint64_t> Width =
+          X ? exactValue(X, Ctx) : std::optional<uint64_t>();
+      KnownUnaligned = IsOne || (Width && *Width % 32 != 0);
+    }
     // What each argument is known to be a multiple of (the smallest over
     // the launch sites). Only `<<<>>>` passes the arguments as written.
     const FunctionDecl *Kernel = Launch->Kernel->getCanonicalDecl();
@@ -1162,8 +1284,8 @@ public:
     } else {
       Factors->second.assign(Launch->Kernel->getNumParams(), 1);
     }
-    recordExtents(Kernel, Block);
-    if (!Aligned && isKnownUnaligned(Block, Ctx))
+    recordExtents(Kernel, Block, Call);
+    if (!Aligned && (KnownUnaligned || isKnownUnaligned(Block, Ctx)))
       Unaligned.insert(Launch->Kernel->getCanonicalDecl());
     auto [It, Inserted] =
         Launches.try_emplace(Launch->Kernel->getCanonicalDecl(), Aligned);
@@ -1290,15 +1412,37 @@ public:
     Pending.clear();
   }
 
-  /// Folds one launch's block (nullptr: not read) into \p Kernel's extents.
-  void recordExtents(const FunctionDecl *Kernel, const Expr *Block) {
+  /// One extent of a launch's block: blockComponentOf, and for a dim3
+  /// local built component by component, what reaches \p At
+  /// (componentReaching).
+  const Expr *componentAt(const Expr *Block, unsigned Dim, bool &IsOne,
+                          const Stmt *At) {
+    const Expr *Component = blockComponentOf(Block, Dim, IsOne, Ctx);
+    if (Component || IsOne || !At)
+      return Component;
+    const Expr *E = stripTemporaries(Block);
+    while (const auto *Copy = dyn_cast<CXXConstructExpr>(E)) {
+      if (Copy->getNumArgs() != 1 || !isDim3(Copy->getArg(0)->getType()))
+        return nullptr;
+      E = stripTemporaries(Copy->getArg(0));
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        return componentReaching(Var, Dim, Current, At, IsOne, Ctx);
+    return nullptr;
+  }
+
+  /// Folds one launch's block (nullptr: not read) into \p Kernel's extents;
+  /// \p At is the launch (null: a wrapper's launch, spelled by its caller).
+  void recordExtents(const FunctionDecl *Kernel, const Expr *Block,
+                     const Stmt *At = nullptr) {
     auto [It, First] = Extents.try_emplace(Kernel);
     LaunchShapes::LaunchedExtents &Known = It->second;
     for (unsigned Dim = 0; Dim < 3; ++Dim) {
       BlockExtentFact This;
       bool IsOne = false;
       const Expr *Component =
-          Block ? blockComponentOf(Block, Dim, IsOne, Ctx) : nullptr;
+          Block ? componentAt(Block, Dim, IsOne, At) : nullptr;
       if (IsOne) {
         This.Exact = 1;
       } else if (Component) {

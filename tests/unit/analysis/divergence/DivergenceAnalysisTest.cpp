@@ -784,7 +784,7 @@ __global__ void k() {
   probe(arr[0]);             // 1: a varying element was written
   Pair p = {1, 2};
   p.a = blockIdx.y;
-  probe(p.b);                // 2
+  probe(p.b);                // 2: a field of its own, still the constant
   int x = 0;
   int *px = &x;
   *px = threadIdx.x;
@@ -806,11 +806,88 @@ __global__ void constant() {
   ASSERT_TRUE(S.parsedCleanly());
   EXPECT_EQ(S.probe("k", 0).scope(), Scope::Block);
   EXPECT_EQ(S.probe("k", 1).scope(), Scope::Thread);
-  EXPECT_EQ(S.probe("k", 2).scope(), Scope::Block);
+  EXPECT_TRUE(S.probe("k", 2).isTop());
   EXPECT_EQ(S.probe("k", 3).scope(), Scope::Thread);
   EXPECT_EQ(S.probe("k", 4).scope(), Scope::Thread);
   EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
   EXPECT_EQ(S.probe("constant", 0).scope(), Scope::Block);
+}
+
+TEST(DivergenceAnalysis, FieldsOfLocalObjectsAreValuesOfTheirOwn) {
+  Snippet S(R"cu(
+struct Pair { int a; int b; };
+struct Rows { int r[4]; int n; };
+__device__ void bump(Pair &p) { p.b += threadIdx.x; }
+__global__ void k(Pair in) {
+  Pair p;
+  p.a = threadIdx.x;
+  p.b = blockIdx.x;
+  probe(p.b);                // 0: block
+  probe(p.a);                // 1: thread
+  probe(p.a + p.b);          // 2: thread
+  Pair q = p;
+  probe(q.b);                // 3: a copy of the whole object: thread
+  Pair r = {1, (int)blockIdx.y};
+  probe(r.b);                // 4: from the initializer list: block
+  if (threadIdx.x < 3)
+    r.a = 5;
+  probe(r.a);                // 5: set under a per-thread branch: thread
+  probe(r.b);                // 6: untouched there: block
+  Rows w;
+  w.n = blockIdx.x;
+  w.r[threadIdx.x % 4] = 0;
+  probe(w.n);                // 7: block
+  probe(w.r[0]);             // 8: thread
+  Pair s = {0, (int)blockIdx.x};
+  bump(s);
+  probe(s.b);                // 9: written per thread by the callee
+  probe(in.a);               // 10: a kernel's by-value parameter: grid
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  EXPECT_EQ(S.probe("k", 0).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 1).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 2).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 3).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 4).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 6).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 7).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 8).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 9).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 10).scope(), Scope::Grid);
+}
+
+TEST(DivergenceAnalysis, ShufflesAgreeAcrossWarpsLaneByLane) {
+  // Blocks of whole warps in x, so that threadIdx.x % 32 is the lane.
+  AnalysisOptions Options;
+  Options.AssumeBlockDimXMultipleOf32 = true;
+  Snippet S(R"cu(
+__global__ void k(const int *sizes) {
+  int lane = threadIdx.x % 32;
+  int v = sizes[blockIdx.x * 32 + lane];   // the same at a lane of any warp
+  int t = sizes[threadIdx.x];              // each warp its own
+  probe(__shfl_sync(0xffffffffu, v, 31));         // 0: block
+  probe(__shfl_sync(0xffffffffu, t, 31));         // 1: warp
+  probe(__shfl_sync(0xffffffffu, v, threadIdx.x / 32)); // 2: warp
+  int up = __shfl_up_sync(0xffffffffu, v, 1);
+  probe(__shfl_sync(0xffffffffu, up, 0));         // 3: block
+  int byWarp = __shfl_down_sync(0xffffffffu, v, threadIdx.x / 32);
+  probe(__shfl_sync(0xffffffffu, byWarp, 0));     // 4: warp
+  int scan = v;
+  if (lane >= 1)
+    scan += up;
+  probe(__shfl_sync(0xffffffffu, scan, 31));      // 5: block
+}
+)cu",
+            Options);
+  ASSERT_TRUE(S.parsedCleanly());
+  EXPECT_EQ(S.probe("k", 0).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 1).scope(), Scope::Warp);
+  EXPECT_EQ(S.probe("k", 2).scope(), Scope::Warp);
+  EXPECT_EQ(S.probe("k", 3).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 4).scope(), Scope::Warp);
+  EXPECT_EQ(S.probe("k", 5).scope(), Scope::Block);
 }
 
 //===----------------------------------------------------------------------===//

@@ -261,6 +261,59 @@ void host(int n, bool big) {
   EXPECT_FALSE(Extent("unlaunched", 0).Exact.has_value());
 }
 
+TEST(LaunchShape, Dim3BuiltComponentByComponent) {
+  ParsedCuda P(R"cu(
+__global__ void first() {}
+__global__ void second() {}
+__global__ void inBranch() {}
+__global__ void afterLoopWrite() {}
+__global__ void passedByReference() {}
+void widen(dim3 &d) { d.x *= 2; }
+void host(int n, bool big) {
+  for (int i = 0; i < n; ++i) {
+    dim3 threads, blocks;
+    threads.x = 32;
+    threads.y = 4;
+    first<<<blocks, threads>>>();
+    threads.x = 16;
+    second<<<blocks, threads>>>();
+    if (big) {
+      threads.z = 2;
+      inBranch<<<blocks, threads>>>();
+    }
+  }
+  dim3 looped;
+  looped.x = 64;
+  for (int i = 0; i < n; ++i) {
+    afterLoopWrite<<<1, looped>>>();
+    looped.x = 8;
+  }
+  dim3 shared;
+  shared.x = 32;
+  widen(shared);
+  passedByReference<<<1, shared>>>();
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  auto Extent = [&](const char *Kernel, unsigned Dim) {
+    return Shapes.blockExtent(P.function(Kernel), Dim);
+  };
+  EXPECT_EQ(Extent("first", 0).Exact, std::optional<uint64_t>(32));
+  EXPECT_EQ(Extent("first", 1).Exact, std::optional<uint64_t>(4));
+  EXPECT_EQ(Extent("first", 2).Exact, std::optional<uint64_t>(1))
+      << "dim3's default constructor";
+  EXPECT_EQ(Extent("second", 0).Exact, std::optional<uint64_t>(16));
+  EXPECT_EQ(Extent("second", 1).Exact, std::optional<uint64_t>(4));
+  EXPECT_EQ(Extent("inBranch", 0).Exact, std::optional<uint64_t>(16));
+  EXPECT_EQ(Extent("inBranch", 2).Exact, std::optional<uint64_t>(2));
+  EXPECT_FALSE(Extent("afterLoopWrite", 0).Exact.has_value())
+      << "the loop's later trips see looped.x = 8";
+  EXPECT_FALSE(Extent("passedByReference", 0).Exact.has_value());
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("first")));
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("second")));
+}
+
 TEST(LaunchShape, LaunchedShapeMakesThreadIdxYWarpUniform) {
   ParsedCuda P(R"cu(
 __device__ void probe(unsigned);
