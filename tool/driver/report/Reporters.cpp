@@ -256,6 +256,15 @@ void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
     Item["notes"] = std::move(Notes);
     Item["fixes"] = std::move(Fixes);
     Item["fingerprint"] = F.Fingerprint;
+    // What the text output's how-to-fix note says (issue 37 §3), for the
+    // tools that read this report instead of the terminal.
+    if (!F.IsCompilerError) {
+      if (llvm::StringRef Advice = checkFixAdvice(F.Check); !Advice.empty())
+        Item["howToFix"] = Advice.str();
+      if (std::string Uri = checkDocumentationUri(F.Check, Context);
+          !Uri.empty())
+        Item["helpUri"] = std::move(Uri);
+    }
     Items.push_back(std::move(Item));
   }
   llvm::json::Value Root = llvm::json::Object{
@@ -471,6 +480,18 @@ void writeGitHubAnnotations(llvm::raw_ostream &OS,
       Message.insert(0, "not analyzed: the file does not compile "
                         "(--compile-errors=warn; the functions that compile "
                         "were analyzed): ");
+    // The how-to-fix line of the text output, last (issue 37 §3).
+    if (!F.IsCompilerError) {
+      const llvm::StringRef Advice = checkFixAdvice(F.Check);
+      const std::string Uri = checkDocumentationUri(F.Check, Context);
+      if (!Advice.empty() || !Uri.empty()) {
+        Message += "\nhow to fix: ";
+        if (!Advice.empty())
+          Message += Advice.str() + (Uri.empty() ? "" : "; ");
+        if (!Uri.empty())
+          Message += "see " + Uri;
+      }
+    }
     OS << "title="
        << escapeGitHubProperty(NotAnalyzed ? "not analyzed (" + F.Check + ")"
                                            : F.Check)
