@@ -15,6 +15,16 @@ using namespace divergence;
 
 namespace divergence {
 
+/// The array `a[i]` indexes in place (the operand of its array-to-pointer
+/// decay), or nullptr when it indexes a pointer.
+static const Expr *indexedArray(const ArraySubscriptExpr *Subscript) {
+  const auto *Decay =
+      dyn_cast<ImplicitCastExpr>(Subscript->getBase()->IgnoreParens());
+  if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+    return nullptr;
+  return Decay->getSubExpr();
+}
+
 /// The local variable an lvalue is part of (`s.f`, `a[i][j]` -> `s`, `a`),
 /// collecting the subscripts on the way, or nullptr when the lvalue is
 /// reached through a pointer or is not a local.
@@ -35,13 +45,12 @@ const VarDecl *rootVariable(const Expr *E,
       continue;
     }
     if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-      const auto *Decay =
-          dyn_cast<ImplicitCastExpr>(Subscript->getBase()->IgnoreParens());
-      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+      const Expr *Array = indexedArray(Subscript);
+      if (!Array)
         return nullptr;
       if (Indices)
         Indices->push_back(Subscript->getIdx());
-      E = Decay->getSubExpr();
+      E = Array;
       continue;
     }
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
@@ -141,13 +150,12 @@ const VarDecl *referencePartRoot(const Expr *LValue,
       continue;
     }
     if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-      const auto *Decay =
-          dyn_cast<ImplicitCastExpr>(Subscript->getBase()->IgnoreParens());
-      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+      const Expr *Array = indexedArray(Subscript);
+      if (!Array)
         return nullptr;
       Subscripts.push_back(Subscript->getIdx());
       Part = true;
-      E = Decay->getSubExpr();
+      E = Array;
       continue;
     }
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
@@ -425,13 +433,12 @@ std::optional<unsigned> FunctionDivergence::Impl::fieldSlotOf(
       continue;
     }
     if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-      const auto *Decay =
-          dyn_cast<ImplicitCastExpr>(Subscript->getBase()->IgnoreParens());
-      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+      const Expr *Array = indexedArray(Subscript);
+      if (!Array)
         return std::nullopt;
       Subscripts.push_back(Subscript->getIdx());
       Above = true;
-      E = Decay->getSubExpr();
+      E = Array;
       continue;
     }
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);

@@ -897,7 +897,8 @@ std::optional<std::pair<unsigned, const Expr *>>
 componentWrite(const Stmt *S, const VarDecl *Var) {
   const auto *E = dyn_cast<Expr>(S);
   const Expr *Stripped = E ? E->IgnoreParenImpCasts() : nullptr;
-  const Expr *LHS = nullptr, *RHS = nullptr;
+  const Expr *LHS = nullptr;
+  const Expr *RHS = nullptr;
   if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(Stripped);
       Assign && Assign->getOpcode() == BO_Assign) {
     LHS = Assign->getLHS();
@@ -927,10 +928,8 @@ bool hasLabel(const Stmt *S) {
     return false;
   if (isa<LabelStmt>(S) || isa<SwitchCase>(S))
     return true;
-  for (const Stmt *Child : S->children())
-    if (hasLabel(Child))
-      return true;
-  return false;
+  return llvm::any_of(S->children(),
+                      [](const Stmt *Child) { return hasLabel(Child); });
 }
 
 /// The expression component \p Dim of the dim3 local \p Var holds at \p At
@@ -989,11 +988,9 @@ const Expr *componentReaching(const VarDecl *Var, unsigned Dim,
       if (If->getCond() == Inner || (If->getCond() && Changes(If->getCond())) ||
           If->getInit() || If->getConditionVariableDeclStmt())
         return nullptr;
-    } else if (isa<ForStmt>(Parent) || isa<WhileStmt>(Parent) ||
-               isa<DoStmt>(Parent) || isa<CXXForRangeStmt>(Parent) ||
-               isa<SwitchStmt>(Parent)) {
-      return nullptr;
     } else if (!isa<Expr>(Parent) && !isa<ReturnStmt>(Parent)) {
+      // A loop body (a later statement of the body reaches the next trip),
+      // a switch, or any other statement: unknown.
       return nullptr;
     }
     if (Parent == Body)

@@ -155,9 +155,12 @@ void tuneAllocatorForParsing(unsigned Jobs) {
   char *const End = static_cast<char *>(::sbrk(0));
   const std::uintptr_t From =
       (reinterpret_cast<std::uintptr_t>(Before) + Huge - 1) & ~(Huge - 1);
-  if (Before != reinterpret_cast<char *>(-1) &&
+  // sbrk's failure value is (void *)-1; compared as an address, so that no
+  // integer becomes a pointer (the advised start is Before moved forward).
+  if (reinterpret_cast<std::uintptr_t>(Before) !=
+          static_cast<std::uintptr_t>(-1) &&
       reinterpret_cast<std::uintptr_t>(End) > From)
-    (void)::madvise(reinterpret_cast<void *>(From),
+    (void)::madvise(Before + (From - reinterpret_cast<std::uintptr_t>(Before)),
                     reinterpret_cast<std::uintptr_t>(End) - From,
                     MADV_HUGEPAGE);
   while (Count)
