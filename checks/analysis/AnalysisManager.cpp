@@ -38,17 +38,17 @@ BlockExtentFact AnalysisManager::blockExtent(const FunctionDecl *FD,
   return Fact;
 }
 
-bool AnalysisManager::mayWriteObject(const CXXMethodDecl *Method) {
+ObjectEffect AnalysisManager::objectEffect(const CXXMethodDecl *Method) {
   if (!Method)
-    return true;
+    return ObjectEffect::MayWrite;
   Method = Method->getCanonicalDecl();
-  auto [It, Inserted] = ObjectWrites.try_emplace(Method, std::nullopt);
-  if (!Inserted)
-    return It->second.value_or(true); // in progress: may write
-  bool Writes = methodMayWriteObject(
-      Method, [this](const CXXMethodDecl *M) { return mayWriteObject(M); });
-  ObjectWrites[Method] = Writes;
-  return Writes;
+  auto [It, Inserted] = ObjectEffects.try_emplace(Method, std::nullopt);
+  if (!Inserted) // in progress: may write
+    return It->second.value_or(ObjectEffect::MayWrite);
+  ObjectEffect Effect = methodObjectEffect(
+      Method, [this](const CXXMethodDecl *M) { return objectEffect(M); });
+  ObjectEffects[Method] = Effect;
+  return Effect;
 }
 
 bool AnalysisManager::mayWriteReferenceParameter(const FunctionDecl *Function,
@@ -62,7 +62,7 @@ bool AnalysisManager::mayWriteReferenceParameter(const FunctionDecl *Function,
     return It->second.value_or(true); // in progress: may write
   bool Writes = functionMayWriteReferenceParameter(
       Function, Index,
-      [this](const CXXMethodDecl *M) { return mayWriteObject(M); },
+      [this](const CXXMethodDecl *M) { return objectEffect(M); },
       [this](const FunctionDecl *F, unsigned I) {
         return mayWriteReferenceParameter(F, I);
       });

@@ -87,7 +87,7 @@ public:
   BlockExtentFact blockExtent(const FunctionDecl *FD, unsigned Dim) override;
   /// Cached per method; a method asked about while its own answer is being
   /// computed (recursion) may write.
-  bool mayWriteObject(const CXXMethodDecl *Method) override;
+  ObjectEffect objectEffect(const CXXMethodDecl *Method) override;
   /// Cached per function and parameter, with the same recursion rule.
   bool mayWriteReferenceParameter(const FunctionDecl *Function,
                                   unsigned Index) override;
@@ -126,8 +126,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, bool> Compiles;
   bool definitionCompiles(const FunctionDecl *Definition);
   unsigned Depth = 0;
-  /// mayWriteObject's answers; nullopt while one is being computed.
-  llvm::DenseMap<const CXXMethodDecl *, std::optional<bool>> ObjectWrites;
+  /// objectEffect's answers; nullopt while one is being computed.
+  llvm::DenseMap<const CXXMethodDecl *, std::optional<ObjectEffect>>
+      ObjectEffects;
   /// mayWriteReferenceParameter's answers, by (function, parameter index).
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, std::optional<bool>>
       ParameterWrites;

@@ -38,6 +38,21 @@ struct BlockExtentFact {
   std::optional<uint64_t> Exact;
 };
 
+/// What a call of a member function may do to the object it is called on
+/// (divergence/ObjectWrites.h computes it).
+enum class ObjectEffect {
+  /// Reads it at most.
+  None,
+  /// Changes nothing, but returns a non-const reference into the object's
+  /// storage (an accessor such as `int &m() { return idx[0]; }`): the call
+  /// designates that storage, and what the caller does with the result
+  /// (assigns to it, binds it to a writable reference) is a write of the
+  /// object, judged where the result is used.
+  ReturnsStorage,
+  /// May change it.
+  MayWrite,
+};
+
 class FactQueries {
 public:
   virtual ~FactQueries();
@@ -57,9 +72,13 @@ public:
   /// blockDim's component \p Dim (0 = x) of \p FD's blocks as the TU shows.
   virtual BlockExtentFact blockExtent(const FunctionDecl *FD,
                                       unsigned Dim) = 0;
-  /// A call of \p Method may change the object it is called on
+  /// What a call of \p Method may do to the object it is called on
   /// (divergence/ObjectWrites.h).
-  virtual bool mayWriteObject(const CXXMethodDecl *Method) = 0;
+  virtual ObjectEffect objectEffect(const CXXMethodDecl *Method) = 0;
+  /// A call of \p Method may change its object by itself.
+  bool mayWriteObject(const CXXMethodDecl *Method) {
+    return objectEffect(Method) == ObjectEffect::MayWrite;
+  }
   /// A call of \p Function may change the variable its caller binds to
   /// its reference parameter \p Index (divergence/ObjectWrites.h).
   virtual bool mayWriteReferenceParameter(const FunctionDecl *Function,

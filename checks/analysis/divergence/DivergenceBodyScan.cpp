@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/analysis/divergence/DivergenceSolver.h"
+#include "checks/analysis/divergence/ObjectWrites.h"
 
 namespace clang::tidy::cuda::analysis {
 
@@ -29,9 +30,29 @@ static const Expr *indexedArray(const ArraySubscriptExpr *Subscript) {
 /// collecting the subscripts on the way, or nullptr when the lvalue is
 /// reached through a pointer or is not a local.
 const VarDecl *rootVariable(const Expr *E,
-                            llvm::SmallVectorImpl<const Expr *> *Indices) {
+                            llvm::SmallVectorImpl<const Expr *> *Indices,
+                            FactQueries *Facts) {
   while (E) {
     E = E->IgnoreParens();
+    // What an accessor returns is part of the object it is called on, its
+    // arguments choosing which part (`c.m()`, `v[i]` of a std::array-like
+    // operator[]).
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const Expr *Object =
+          Facts ? storageAccessorObject(Call,
+                                        [Facts](const CXXMethodDecl *M) {
+                                          return Facts->objectEffect(M);
+                                        })
+                : nullptr;
+      if (!Object || Object->getType()->isPointerType())
+        return nullptr;
+      if (Indices)
+        for (const Expr *Arg : Call->arguments())
+          if (Arg != Object)
+            Indices->push_back(Arg);
+      E = Object;
+      continue;
+    }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
       if (Var && Var->hasLocalStorage() && !Var->getType()->isReferenceType())
@@ -73,7 +94,7 @@ bool isMemoryReference(const VarDecl *Var) {
       !Var->getType()->isLValueReferenceType() || !Var->getInit())
     return false;
   const Expr *Init = Var->getInit()->IgnoreParenImpCasts();
-  if (!Init->isGLValue() || rootVariable(Init, nullptr))
+  if (!Init->isGLValue() || rootVariable(Init, nullptr, nullptr))
     return false;
   // Through a pointer: an element, a dereference, a field of either.
   while (true) {
@@ -102,11 +123,11 @@ bool isMemoryReference(const VarDecl *Var) {
   return false;
 }
 
-const VarDecl *addressedVariable(const Expr *E) {
+const VarDecl *addressedVariable(const Expr *E, FactQueries *Facts) {
   E = E->IgnoreParenImpCasts();
   if (const auto *Unary = dyn_cast<UnaryOperator>(E))
     if (Unary->getOpcode() == UO_AddrOf)
-      return rootVariable(Unary->getSubExpr(), nullptr);
+      return rootVariable(Unary->getSubExpr(), nullptr, Facts);
   return nullptr;
 }
 
@@ -235,7 +256,7 @@ public:
     if (Var->hasLocalStorage())
       Locals.push_back(Var);
     if (Var->getType()->isReferenceType() && Var->getInit()) {
-      const VarDecl *Root = rootVariable(Var->getInit(), nullptr);
+      const VarDecl *Root = rootVariable(Var->getInit(), nullptr, Facts);
       // `const int64_t &i00 = i0;` with i0 const (ggml's quantize names
       // indices this way): a read-only alias of a value that never changes,
       // so reading i00 reads i0's one value.
@@ -250,7 +271,7 @@ public:
 
   bool VisitUnaryOperator(UnaryOperator *Unary) {
     if (Unary->getOpcode() == UO_AddrOf)
-      escape(rootVariable(Unary->getSubExpr(), nullptr));
+      escape(rootVariable(Unary->getSubExpr(), nullptr, Facts));
     return true;
   }
 
@@ -265,7 +286,7 @@ public:
   bool VisitImplicitCastExpr(ImplicitCastExpr *Cast) {
     if (Cast->getCastKind() == CK_ArrayToPointerDecay &&
         !InPlaceDecays.contains(Cast))
-      escape(rootVariable(Cast->getSubExpr(), nullptr));
+      escape(rootVariable(Cast->getSubExpr(), nullptr, Facts));
     return true;
   }
 
@@ -286,13 +307,13 @@ public:
         FirstArg = 1;
         if (!Op->isAssignmentOp() && Op->getOperator() != OO_Call &&
             callMayWriteObject(Facts, Method))
-          escape(rootVariable(Call->getArg(0), nullptr));
+          escape(rootVariable(Call->getArg(0), nullptr, Facts));
       }
     }
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
       const CXXMethodDecl *Method = Member->getMethodDecl();
       if (Method && callMayWriteObject(Facts, Method))
-        escape(rootVariable(Member->getImplicitObjectArgument(), nullptr));
+        escape(rootVariable(Member->getImplicitObjectArgument(), nullptr, Facts));
     }
     for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
       unsigned ParamIndex = I - FirstArg;
@@ -301,7 +322,7 @@ public:
       if (isWritableIndirection(Callee->getParamDecl(ParamIndex)->getType()) &&
           Callee->getParamDecl(ParamIndex)->getType()->isReferenceType() &&
           callMayWriteReferenceParameter(Facts, Callee, ParamIndex))
-        escape(rootVariable(Call->getArg(I), nullptr));
+        escape(rootVariable(Call->getArg(I), nullptr, Facts));
     }
     return true;
   }
@@ -313,7 +334,7 @@ public:
          ++I)
       if (Ctor->getParamDecl(I)->getType()->isReferenceType() &&
           isWritableIndirection(Ctor->getParamDecl(I)->getType()))
-        escape(rootVariable(Construct->getArg(I), nullptr));
+        escape(rootVariable(Construct->getArg(I), nullptr, Facts));
     return true;
   }
 
@@ -502,14 +523,18 @@ void FunctionDivergence::Impl::collectDefs(
           // under a divergent branch it diverges at the join like a store
           // by name.
           if (Var->getType()->isReferenceType() && Var->getInit())
-            if (const VarDecl *Aliased = rootVariable(Var->getInit(), nullptr))
+            if (const VarDecl *Aliased = rootVariable(Var->getInit(), nullptr, Mgr))
               if (auto AliasedSlot = slotOf(Aliased))
                 Defs.push_back(*AliasedSlot);
           return;
         }
-    if (const VarDecl *Root = rootVariable(LValue, nullptr))
-      if (auto Slot = slotOf(Root))
+    // A part that is no field of its own (`c.m()` through an accessor):
+    // any field may be the one written.
+    if (const VarDecl *Root = rootVariable(LValue, nullptr, Mgr))
+      if (auto Slot = slotOf(Root)) {
         Defs.push_back(*Slot);
+        AddFields(Root);
+      }
     if (const VarDecl *Ref = referencePartRoot(LValue, nullptr))
       if (auto Slot = slotOf(Ref))
         Defs.push_back(*Slot);
@@ -556,10 +581,10 @@ void FunctionDivergence::Impl::collectDefs(
       FirstArg = 1;
     for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
       const Expr *Arg = Call->getArg(I);
-      if (const VarDecl *Var = addressedVariable(Arg))
+      if (const VarDecl *Var = addressedVariable(Arg, Mgr))
         if (auto Slot = slotOf(Var))
           Defs.push_back(*Slot);
-      if (const VarDecl *Var = rootVariable(Arg, nullptr))
+      if (const VarDecl *Var = rootVariable(Arg, nullptr, Mgr))
         if (auto Slot = slotOf(Var); Slot && Escaped.test(*Slot))
           Defs.push_back(*Slot);
       // A reference of this function (a parameter) handed on to a callee

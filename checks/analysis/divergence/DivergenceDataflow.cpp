@@ -334,7 +334,7 @@ void FunctionDivergence::Impl::declare(const VarDecl *Var) {
     if (Var->getType()->isReferenceType()) {
       // A reference holds what it refers to; reads through it see the
       // locals it may alias.
-      V.setPointsToLocal(rootVariable(Init, nullptr) != nullptr ||
+      V.setPointsToLocal(rootVariable(Init, nullptr, Mgr) != nullptr ||
                          addressOf(Init).mayPointToLocal());
     }
   }
@@ -447,7 +447,7 @@ void FunctionDivergence::Impl::assign(const Expr *LHS, const Uniformity &V) {
     return;
   }
   Indices.clear();
-  if (const VarDecl *Root = rootVariable(Target, &Indices)) {
+  if (const VarDecl *Root = rootVariable(Target, &Indices, Mgr)) {
     if (auto Slot = slotOf(Root)) {
       // One element or field of a local aggregate: a weak update, with the
       // index deciding which element each thread wrote.
@@ -459,6 +459,11 @@ void FunctionDivergence::Impl::assign(const Expr *LHS, const Uniformity &V) {
         escapedJoin(*Slot, W);
       else
         Live->mutableAt(*Slot).join(W);
+      // A part that is no field of its own (`c.m() = v` through an
+      // accessor): any field may be the one written.
+      if (auto Fields = FieldSlotsOf.find(Root); Fields != FieldSlotsOf.end())
+        for (unsigned Field : Fields->second)
+          Live->mutableAt(Field).join(W);
     }
     return;
   }

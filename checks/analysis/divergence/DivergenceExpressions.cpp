@@ -414,9 +414,11 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
         U.join(valueOf(Index));
       return U.clearLaneLinear().setKnownAlignLog2(0);
     }
-    if (const VarDecl *Root = rootVariable(E, &Indices))
-      if (auto Slot = slotOf(Root)) {
-        Uniformity U = readSlot(*Slot);
+    if (const VarDecl *Root = rootVariable(E, &Indices, Mgr))
+      if (slotOf(Root)) {
+        // The whole object's value: a part reached through an accessor
+        // may be any field.
+        Uniformity U = readVariable(Root, E);
         for (const Expr *Index : Indices)
           U.join(valueOf(Index));
         return U.clearLaneLinear().setKnownAlignLog2(0);
@@ -435,9 +437,11 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
         U.join(valueOf(Index));
       return U.clearLaneLinear().setKnownAlignLog2(0);
     }
-    if (const VarDecl *Root = rootVariable(E, &Indices))
-      if (auto Slot = slotOf(Root)) {
-        Uniformity U = readSlot(*Slot);
+    if (const VarDecl *Root = rootVariable(E, &Indices, Mgr))
+      if (slotOf(Root)) {
+        // The whole object's value: a part reached through an accessor
+        // may be any field.
+        Uniformity U = readVariable(Root, E);
         for (const Expr *Index : Indices)
           U.join(valueOf(Index));
         return U.clearLaneLinear().setKnownAlignLog2(0);
@@ -903,8 +907,8 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
         if (std::optional<Uniformity> Exit = ReferenceExit(I))
           V = Exit->clearLaneLinear().setPointsToLocal(false);
       const VarDecl *Root = ParamType->isReferenceType()
-                                ? rootVariable(Args[I], nullptr)
-                                : addressedVariable(Args[I]);
+                                ? rootVariable(Args[I], nullptr, Mgr)
+                                : addressedVariable(Args[I], Mgr);
       // A reference of this function handed on: what the callee leaves in
       // it is what this function's referee holds afterwards.
       if (!Root && ParamType->isReferenceType())
@@ -914,7 +918,7 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
         if (const auto *Decay = dyn_cast<ImplicitCastExpr>(
                 Args[I]->IgnoreParens());
             Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
-          Root = rootVariable(Decay->getSubExpr(), nullptr);
+          Root = rootVariable(Decay->getSubExpr(), nullptr, Mgr);
         else if (valueOf(Stripped).mayPointToLocal())
           for (unsigned Slot = 0; Slot < Vars.size(); ++Slot)
             if (Escaped.test(Slot))
@@ -929,7 +933,7 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
     }
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
     if (Object && Method && callMayWriteObject(Mgr, Method))
-      if (const VarDecl *Root = rootVariable(Object, nullptr))
+      if (const VarDecl *Root = rootVariable(Object, nullptr, Mgr))
         if (auto Slot = slotOf(Root)) {
           if (Escaped.test(*Slot))
             escapedJoin(*Slot, AnyStore);

@@ -55,14 +55,19 @@ namespace divergence {
 
 // --- statement and expression helpers (defined beside their phase) ---------
 
-/// The local variable an lvalue is part of (`s.f`, `a[i][j]` -> `s`, `a`),
-/// collecting the subscripts on the way, or nullptr when the lvalue is
-/// reached through a pointer or is not a local. (DivergenceBodyScan.cpp)
+/// The local variable an lvalue is part of (`s.f`, `a[i][j]` -> `s`, `a`;
+/// `c.m()` when \p Facts shows m an accessor returning a reference into its
+/// object, ObjectWrites.h), collecting the subscripts (and an accessor's
+/// arguments) on the way, or nullptr when the lvalue is reached through a
+/// pointer or is not a local. Null \p Facts: no call is seen through (every
+/// non-const member function then counts as a write of its object, so
+/// nothing is missed). (DivergenceBodyScan.cpp)
 const VarDecl *rootVariable(const Expr *E,
-                            llvm::SmallVectorImpl<const Expr *> *Indices);
+                            llvm::SmallVectorImpl<const Expr *> *Indices,
+                            FactQueries *Facts);
 /// The local whose address a pointer expression takes (`&x`, `&a[i]`, an
 /// array decaying to a pointer), or nullptr. (DivergenceBodyScan.cpp)
-const VarDecl *addressedVariable(const Expr *E);
+const VarDecl *addressedVariable(const Expr *E, FactQueries *Facts);
 /// A reference or pointer to non-const. (DivergenceBodyScan.cpp)
 bool isWritableIndirection(QualType T);
 /// A local reference bound to memory rather than to a local: its

@@ -47,6 +47,9 @@ bool writableIndirection(QualType T) {
 /// the variable the caller bound to the reference parameter Param.
 struct StorageRoot {
   const ParmVarDecl *Param = nullptr;
+  /// What member functions do to their objects: an accessor's result is
+  /// storage of the object it is called on.
+  ObjectEffectQuery Effect;
 
   /// \p E is a pointer to the whole root: `this`. (A reference parameter
   /// has no such expression but `&param`, which pointsInto() sees.)
@@ -85,9 +88,12 @@ struct StorageRoot {
     if (const auto *Unary = dyn_cast<UnaryOperator>(E))
       if (Unary->getOpcode() == UO_Deref)
         return isPointerToRoot(Unary->getSubExpr());
-    // An element of a field of class type (std::array-like `operator[]`):
-    // the element is the field's storage when the operator returns a
-    // reference into it, which the member call's own fact decides.
+    // What an accessor returns (`at(0)`, `field[i]` of a std::array-like
+    // field): storage of the object it is called on.
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      if (const Expr *Object = storageAccessorObject(Call, Effect))
+        return Object->getType()->isPointerType() ? isPointerToRoot(Object)
+                                                  : isStorage(Object);
     return false;
   }
 
@@ -130,12 +136,14 @@ struct StorageRoot {
 class Scan : public RecursiveASTVisitor<Scan> {
 public:
   Scan(const FunctionDecl *Function, StorageRoot Root,
-       llvm::function_ref<bool(const CXXMethodDecl *)> Callee,
-       ParameterWriteQuery ParamCallee)
+       ObjectEffectQuery Callee, ParameterWriteQuery ParamCallee)
       : Function(Function), Root(Root), Callee(Callee),
         ParamCallee(ParamCallee) {}
 
   bool Writes = false;
+  /// A non-const reference into the object is returned (and nothing else
+  /// is done to it): the function is an accessor.
+  bool ReturnsStorage = false;
 
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp() && Root.isStorage(Op->getLHS()))
@@ -183,9 +191,12 @@ public:
           Object->getType()->isPointerType()
               ? Root.pointsInto(Object)
               : Root.isStorage(Object) || Root.isPointerToRoot(Object);
+      // An accessor changes nothing by itself: what is done with its
+      // result is judged where that is done (isStorage sees through it).
       if (OnThisStorage) {
         noteBase(Object);
-        if (!M || (!M->isConst() && !M->isStatic() && Callee(M)))
+        if (!M || (!M->isConst() && !M->isStatic() &&
+                   Callee(M) == ObjectEffect::MayWrite))
           Writes = true;
       }
     }
@@ -242,9 +253,20 @@ public:
   }
 
   bool VisitReturnStmt(ReturnStmt *Return) {
-    if (const Expr *Value = Return->getRetValue())
-      if (Root.handsOver(Value, Function->getReturnType()))
-        Writes = true;
+    const Expr *Value = Return->getRetValue();
+    QualType Type = Function->getReturnType();
+    if (!Value || !Root.handsOver(Value, Type))
+      return true;
+    // A reference into the object handed back to the caller of a member
+    // function: the caller's own use of it decides. A pointer (stored,
+    // offset, written through later) and a reference parameter handed
+    // back are not followed.
+    if (!Root.Param && Type->isLValueReferenceType() &&
+        Root.isStorage(Value)) {
+      ReturnsStorage = true;
+      noteBase(Value); // `return *this`: no escape of `this` beyond it
+    } else
+      Writes = true;
     return !Writes;
   }
 
@@ -338,7 +360,7 @@ private:
 
   const FunctionDecl *Function;
   StorageRoot Root;
-  llvm::function_ref<bool(const CXXMethodDecl *)> Callee;
+  ObjectEffectQuery Callee;
   ParameterWriteQuery ParamCallee;
   llvm::SmallVector<const CXXThisExpr *, 16> AllThis;
   llvm::SmallPtrSet<const CXXThisExpr *, 16> UsedAsBase;
@@ -346,32 +368,53 @@ private:
 
 } // namespace
 
-bool isStorageOfThis(const Expr *E) { return StorageRoot{}.isStorage(E); }
-
-bool methodMayWriteObject(
-    const CXXMethodDecl *Method,
-    llvm::function_ref<bool(const CXXMethodDecl *)> Callee) {
+const Expr *storageAccessorObject(const CallExpr *Call,
+                                  ObjectEffectQuery Effect) {
+  if (!Effect)
+    return nullptr;
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
   if (!Method || Method->isStatic())
-    return false;
+    return nullptr;
+  QualType Type = Method->getReturnType();
+  if (!Type->isLValueReferenceType() ||
+      Type.getNonReferenceType().isConstQualified())
+    return nullptr;
+  const Expr *Object = nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = Member->getImplicitObjectArgument();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+           Op && Op->getNumArgs() > 0)
+    Object = Op->getArg(0);
+  if (!Object || Effect(Method) != ObjectEffect::ReturnsStorage)
+    return nullptr;
+  return Object;
+}
+
+ObjectEffect methodObjectEffect(const CXXMethodDecl *Method,
+                                ObjectEffectQuery Callee) {
+  if (!Method || Method->isStatic())
+    return ObjectEffect::None;
   if (Method->isConst() && !Method->getParent()->hasMutableFields())
-    return false;
+    return ObjectEffect::None;
   if (Method->isVirtual() || isa<CXXConstructorDecl>(Method) ||
       isa<CXXDestructorDecl>(Method) ||
       Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator())
-    return true;
+    return ObjectEffect::MayWrite;
   const FunctionDecl *Definition = nullptr;
   if (!Method->hasBody(Definition) || !Definition->getBody())
-    return true;
+    return ObjectEffect::MayWrite;
   const auto *Def = cast<CXXMethodDecl>(Definition);
-  Scan S(Def, StorageRoot{}, Callee, nullptr);
+  Scan S(Def, StorageRoot{nullptr, Callee}, Callee, nullptr);
   S.TraverseStmt(Def->getBody());
-  return S.Writes || S.thisEscapes();
+  if (S.Writes || S.thisEscapes())
+    return ObjectEffect::MayWrite;
+  return S.ReturnsStorage ? ObjectEffect::ReturnsStorage : ObjectEffect::None;
 }
 
-bool functionMayWriteReferenceParameter(
-    const FunctionDecl *Function, unsigned Index,
-    llvm::function_ref<bool(const CXXMethodDecl *)> MethodCallee,
-    ParameterWriteQuery ParamCallee) {
+bool functionMayWriteReferenceParameter(const FunctionDecl *Function,
+                                        unsigned Index,
+                                        ObjectEffectQuery MethodCallee,
+                                        ParameterWriteQuery ParamCallee) {
   if (!Function || Index >= Function->getNumParams())
     return true;
   QualType Type = Function->getParamDecl(Index)->getType();
@@ -390,7 +433,8 @@ bool functionMayWriteReferenceParameter(
   // body: not followed.
   if (isa<CXXConstructorDecl>(Definition))
     return true;
-  Scan S(Definition, StorageRoot{Definition->getParamDecl(Index)},
+  Scan S(Definition,
+         StorageRoot{Definition->getParamDecl(Index), MethodCallee},
          MethodCallee, ParamCallee);
   S.TraverseStmt(Definition->getBody());
   return S.Writes;

@@ -23,13 +23,24 @@
 //    or a field (not the value of a pointer field) bound to a non-const
 //    reference or pointer parameter, a constructor, or a call the analysis
 //    cannot see into;
-//  - lets the object's storage escape to the caller: returns a non-const
-//    reference or pointer to a field or to `*this`, or takes the address of
-//    a field (the caller, or a later store through the address, may write);
+//  - lets the object's storage escape: returns a pointer to a field or to
+//    `this`, or takes the address of a field (a later store through the
+//    address may write);
 //  - is virtual, has no body in this translation unit, or is a
 //    constructor, destructor or assignment operator.
 // What a pointer or reference field points to is not the object: a store
 // through `ptr_[i]` or `ref_.x` leaves the object as it was.
+//
+// A member function that does none of that but returns a non-const
+// reference into its object (`Index &m() { return idx[0]; }`, a
+// std::array-like `operator[]`, `return *this`) is an accessor: the call
+// itself changes nothing, and its result designates the object's storage.
+// `c.m() = v`, `++c[i]`, `int &r = c.m()` are then writes of `c`, seen
+// where the result is used (storageAccessorObject), while `c.m() < n`
+// only reads. Counting every call of such an accessor as a write made a
+// coordinate read under a warp-dependent branch (cutlass's `GemmCoord::m()`
+// has a non-const overload) a write under that branch, and the coordinate
+// thread-dependent after it.
 //
 // Facts only; no diagnostics.
 //
@@ -38,9 +49,11 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_DIVERGENCE_OBJECTWRITES_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_DIVERGENCE_OBJECTWRITES_H
 
+#include "checks/analysis/core/FactQueries.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
+class CallExpr;
 class CXXMethodDecl;
 class Expr;
 class FunctionDecl;
@@ -48,13 +61,24 @@ class FunctionDecl;
 
 namespace clang::tidy::cuda::analysis {
 
-/// Whether a call of \p Method may change the object it is called on (see
+/// The question methodObjectEffect asks of the member functions a method
+/// calls on its own object or its fields.
+using ObjectEffectQuery =
+    llvm::function_ref<ObjectEffect(const CXXMethodDecl *)>;
+
+/// What a call of \p Method may do to the object it is called on (see
 /// above). \p Callee answers the same question for the member functions
 /// \p Method calls on its own object or its fields (the caller caches the
 /// answers with a recursion guard; the analysis manager composes analyses).
-bool methodMayWriteObject(
-    const CXXMethodDecl *Method,
-    llvm::function_ref<bool(const CXXMethodDecl *)> Callee);
+ObjectEffect methodObjectEffect(const CXXMethodDecl *Method,
+                                ObjectEffectQuery Callee);
+
+/// The object whose storage \p Call designates: the object argument of a
+/// call of an accessor (ObjectEffect::ReturnsStorage) returning a non-const
+/// lvalue reference, as written (`c` of `c.m()`, `this` of `this->at(0)`,
+/// `v` of `v[i]`); nullptr for any other call.
+const Expr *storageAccessorObject(const CallExpr *Call,
+                                  ObjectEffectQuery Effect);
 
 /// Whether a function may change what its parameter of the given index
 /// refers to (the caller caches it with a recursion guard; the analysis
@@ -71,15 +95,10 @@ using ParameterWriteQuery =
 /// points to, not the caller's pointer. \p MethodCallee answers for member
 /// functions called on the parameter, \p ParamCallee for the parameters of
 /// functions it is passed on to. A parameter that is not a reference: true.
-bool functionMayWriteReferenceParameter(
-    const FunctionDecl *Function, unsigned Index,
-    llvm::function_ref<bool(const CXXMethodDecl *)> MethodCallee,
-    ParameterWriteQuery ParamCallee);
-
-/// \p E designates storage of the object `this` points to: `this->f`, `f`,
-/// `arr[i]` of an array field, `a.b` of a field held by value, `*this`;
-/// not what a pointer or reference field points to.
-bool isStorageOfThis(const Expr *E);
+bool functionMayWriteReferenceParameter(const FunctionDecl *Function,
+                                        unsigned Index,
+                                        ObjectEffectQuery MethodCallee,
+                                        ParameterWriteQuery ParamCallee);
 
 } // namespace clang::tidy::cuda::analysis
 

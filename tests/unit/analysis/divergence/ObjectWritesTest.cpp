@@ -11,12 +11,16 @@ namespace {
 
 using namespace clang::ast_matchers;
 
-/// methodMayWriteObject for the method \p Name of class \p Class, with a
-/// memo and recursion guard as the manager keeps them.
+/// methodObjectEffect for the method \p Name of class \p Class, with a
+/// memo and recursion guard as the manager keeps them; operator() asks
+/// whether the call may write its object by itself.
 class Writes {
 public:
   explicit Writes(ParsedCuda &P) : P(P) {}
   bool operator()(llvm::StringRef Class, llvm::StringRef Name) {
+    return effect(Class, Name) == ObjectEffect::MayWrite;
+  }
+  ObjectEffect effect(llvm::StringRef Class, llvm::StringRef Name) {
     auto Nodes = match(
         cxxMethodDecl(hasName(Name), ofClass(hasName(Class))).bind("m"),
         P.context());
@@ -25,22 +29,22 @@ public:
         if (!M->isDependentContext())
           return ask(M);
     ADD_FAILURE() << "no method " << Class.str() << "::" << Name.str();
-    return true;
+    return ObjectEffect::MayWrite;
   }
 
 private:
-  bool ask(const CXXMethodDecl *M) {
+  ObjectEffect ask(const CXXMethodDecl *M) {
     M = M->getCanonicalDecl();
     auto [It, New] = Memo.try_emplace(M, std::nullopt);
     if (!New)
-      return It->second.value_or(true);
-    bool W = methodMayWriteObject(
+      return It->second.value_or(ObjectEffect::MayWrite);
+    ObjectEffect E = methodObjectEffect(
         M, [this](const CXXMethodDecl *C) { return ask(C); });
-    Memo[M] = W;
-    return W;
+    Memo[M] = E;
+    return E;
   }
   ParsedCuda &P;
-  llvm::DenseMap<const CXXMethodDecl *, std::optional<bool>> Memo;
+  llvm::DenseMap<const CXXMethodDecl *, std::optional<ObjectEffect>> Memo;
 };
 
 TEST(ObjectWrites, AccessorsThatReadOrWriteThroughPointersChangeNothing) {
@@ -122,7 +126,9 @@ __global__ void use(Box x, Outer o) {
   EXPECT_TRUE(W("Box", "bump"));
   EXPECT_TRUE(W("Box", "viaThis"));
   EXPECT_TRUE(W("Box", "whole"));
-  EXPECT_TRUE(W("Box", "ref"));
+  // Returning a reference into the object is no write by itself: the
+  // caller's use of the result decides (see AccessorsReturningReferences).
+  EXPECT_EQ(W.effect("Box", "ref"), ObjectEffect::ReturnsStorage);
   EXPECT_TRUE(W("Box", "addr"));
   EXPECT_TRUE(W("Box", "handOver"));
   EXPECT_FALSE(W("Box", "readOnly"));
@@ -155,6 +161,58 @@ __global__ void use(Opaque o, Constant c) { o.external(); c.get(); c.memo(); }
   EXPECT_TRUE(W("Constant", "memo"));
 }
 
+TEST(ObjectWrites, AccessorsReturningReferencesWriteWhereTheResultIsWritten) {
+  ParsedCuda P(R"cu(
+struct Coord {
+  int idx[3];
+  __device__ int &at(int d) { return idx[d]; }
+  __device__ int const &at(int d) const { return idx[d]; }
+  __device__ int &operator[](int d) { return idx[d]; }
+};
+struct Gemm : Coord {
+  __device__ int &m() { return this->at(0); }
+  __device__ int &n() { return at(1); }
+  __device__ bool below(int k) { return m() < k; }
+  __device__ void setM(int v) { m() = v; }
+  __device__ void bumpN() { ++(*this)[1]; }
+  __device__ void bindM(int v) { int &r = at(0); r = v; }
+  __device__ Gemm &self() { return *this; }
+  __device__ void viaSelf(int v) { self().at(2) = v; }
+  __device__ int *pointer() { return &idx[0]; }
+};
+struct Holder {
+  int *p; Coord c;
+  __device__ int &outside() { return p[0]; }
+  __device__ int &inner() { return c.at(0); }
+  __device__ void setInner(int v) { c[2] = v; }
+};
+__global__ void use(Gemm g, Holder h) {
+  g.m(); g.n(); g.below(1); g.setM(1); g.bumpN(); g.bindM(1); g.self();
+  g.viaSelf(1); g.pointer(); h.outside(); h.inner(); h.setInner(1);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  Writes W(P);
+  EXPECT_EQ(W.effect("Coord", "at"), ObjectEffect::ReturnsStorage);
+  EXPECT_EQ(W.effect("Coord", "operator[]"), ObjectEffect::ReturnsStorage);
+  // Through another accessor of the same object (a base class's).
+  EXPECT_EQ(W.effect("Gemm", "m"), ObjectEffect::ReturnsStorage);
+  EXPECT_EQ(W.effect("Gemm", "n"), ObjectEffect::ReturnsStorage);
+  EXPECT_EQ(W.effect("Gemm", "self"), ObjectEffect::ReturnsStorage);
+  EXPECT_EQ(W.effect("Gemm", "below"), ObjectEffect::None);
+  // Writes through what an accessor returns are writes of the object.
+  EXPECT_TRUE(W("Gemm", "setM"));
+  EXPECT_TRUE(W("Gemm", "bumpN"));
+  EXPECT_TRUE(W("Gemm", "bindM"));
+  EXPECT_TRUE(W("Gemm", "viaSelf"));
+  EXPECT_TRUE(W("Holder", "setInner"));
+  // A pointer into the object is not followed.
+  EXPECT_TRUE(W("Gemm", "pointer"));
+  // What a pointer field points to is not the object.
+  EXPECT_EQ(W.effect("Holder", "outside"), ObjectEffect::None);
+  EXPECT_EQ(W.effect("Holder", "inner"), ObjectEffect::ReturnsStorage);
+}
+
 } // namespace
 } // namespace clang::tidy::cuda::analysis
 
@@ -184,7 +242,10 @@ private:
     if (!New)
       return It->second.value_or(true);
     bool W = functionMayWriteReferenceParameter(
-        F, Index, [](const CXXMethodDecl *M) { return !M->isConst(); },
+        F, Index,
+        [](const CXXMethodDecl *M) {
+          return M->isConst() ? ObjectEffect::None : ObjectEffect::MayWrite;
+        },
         [this](const FunctionDecl *G, unsigned I) { return ask(G, I); });
     Memo[{F, Index}] = W;
     return W;
