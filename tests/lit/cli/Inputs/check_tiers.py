@@ -37,4 +37,36 @@ for run, promoted in (("plain", False), ("gate", True)):
     assert bar.get("message") == "1 finding: 1 definite", bar.attrib
     assert "[cuda-group-by-value] (guideline)" in by.text, by.text
     assert "[cuda-divergent-barrier] (definite)" in bar.text, bar.text
+
+# The other two tiers (tiers.test's second part): a potential finding
+# (cuda-full-warp-mask with ReportPotential) is a warning and a GitLab
+# "minor", an error and "critical" when promoted; an advisory one (the
+# opt-in cuda-prefer-tile-collectives) is a note and "info" either way.
+POT, ADV = "cuda-full-warp-mask", "cuda-prefer-tile-collectives"
+for run, promoted in (("more", False), ("more-gate", True)):
+    f = {x["check"]: x for x in json.load(open("%s/%s.json" % (d, run)))["findings"]}
+    assert f[POT]["tier"] == "potential" and f[ADV]["tier"] == "advisory", f
+    assert "potential:" in f[POT]["message"], f[POT]
+
+    r = {x["ruleId"]: x for x in json.load(open("%s/%s.sarif" % (d, run)))["runs"][0]["results"]}
+    assert r[POT]["level"] == ("error" if promoted else "warning"), r[POT]
+    assert r[ADV]["level"] == "note", r[ADV]
+    assert r[POT]["properties"]["tier"] == "potential", r[POT]
+    assert r[ADV]["properties"]["tier"] == "advisory", r[ADV]
+
+    rd = {x["code"]["value"]: x for x in json.load(open("%s/%s.rdjson" % (d, run)))["diagnostics"]}
+    assert rd[POT]["severity"] == ("ERROR" if promoted else "WARNING"), rd[POT]
+    assert rd[ADV]["severity"] == "INFO", rd[ADV]
+
+    cq = {x["check_name"]: x for x in json.load(open("%s/%s.codequality" % (d, run)))}
+    assert cq[POT]["severity"] == ("critical" if promoted else "minor"), cq[POT]
+    assert cq[ADV]["severity"] == "info", cq[ADV]
+
+    cases = {c.get("name"): c for c in ET.parse("%s/%s.junit" % (d, run)).iter("testcase")}
+    pot = cases["rows-of-warps.cu"].find("failure")
+    adv = cases["advisory.cu"].find("failure")
+    assert pot.get("message") == "1 finding: 1 potential", pot.attrib
+    assert adv.get("message") == "1 finding: 1 advisory", adv.attrib
+    assert "[cuda-full-warp-mask] (potential)" in pot.text, pot.text
+    assert "[cuda-prefer-tile-collectives] (advisory)" in adv.text, adv.text
 print("tiers: ok")
