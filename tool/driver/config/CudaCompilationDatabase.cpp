@@ -187,6 +187,28 @@ std::vector<std::string> sanitizeCompileArguments(std::vector<std::string> &Args
           continue;
         }
       }
+      // The cc1 spellings of the constexpr and template depths, which take
+      // only `=N` (`-Xclang -fconstexpr-depth=300000` crashed the run as
+      // the driver flag did; the separate `-fconstexpr-depth N` is not a
+      // cc1 flag: clang's own "unknown argument" error, exit 3, no crash).
+      bool LoweredCc1 = false;
+      for (llvm::StringRef Flag : {"-fconstexpr-depth=", "-ftemplate-depth="}) {
+        llvm::StringRef Depth = Value;
+        unsigned long long N = 0;
+        if (!Depth.consume_front(Flag) || Depth.getAsInteger(10, N) ||
+            N <= MaxBracketDepth)
+          continue;
+        Notes.push_back("lowered '-Xclang " + Value.str() + "' to " +
+                        Flag.str() + std::to_string(MaxBracketDepth) +
+                        ": deeper nesting would overflow the stack");
+        Out.insert(Out.end(),
+                   {"-Xclang", Flag.str() + std::to_string(MaxBracketDepth)});
+        ++I;
+        LoweredCc1 = true;
+        break;
+      }
+      if (LoweredCc1)
+        continue;
       if (isWritingCc1Option(Value, TakesNext)) {
         std::string Dropped = "-Xclang " + Value.str();
         ++I;
