@@ -65,6 +65,26 @@ bool isGroupInvariantFunctionName(llvm::StringRef Name) {
   return Name == "reduce";
 }
 
+bool mentionsThreadRank(llvm::StringRef Name) {
+  return Name.contains("thread_rank");
+}
+
+std::optional<GroupQuery> groupMemberQuery(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<GroupQuery>>(Name)
+      .Case("thread_rank", GroupQuery::ThreadRank)
+      .Case("thread_index", GroupQuery::ThreadIndex)
+      .Cases({"num_threads", "size"}, GroupQuery::NumThreads)
+      .Cases({"dim_threads", "group_dim"}, GroupQuery::DimThreads)
+      .Default(std::nullopt);
+}
+
+std::optional<GroupQuery> groupFunctionQuery(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<GroupQuery>>(Name)
+      .Case("thread_rank", GroupQuery::ThreadRank)
+      .Case("group_size", GroupQuery::NumThreads)
+      .Default(std::nullopt);
+}
+
 std::optional<GroupKind> implicitGroupKind(llvm::StringRef Name) {
   return llvm::StringSwitch<std::optional<GroupKind>>(Name)
       .Case("this_thread_block", GroupKind::ThreadBlock)

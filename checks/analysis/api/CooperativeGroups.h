@@ -83,6 +83,30 @@ bool isGroupInvariantMemberName(llvm::StringRef Name);
 /// A free function of cooperative_groups that takes a group first and whose
 /// result every member of the group shares: `reduce`.
 bool isGroupInvariantFunctionName(llvm::StringRef Name);
+/// A name that contains "thread_rank": cg's `thread_rank` and the helpers
+/// code wraps around it (`warp_thread_rank()`, `block_thread_rank()`), read
+/// as picking threads by their index.
+bool mentionsThreadRank(llvm::StringRef Name);
+
+/// What a cooperative-groups query tells a thread about itself or its group.
+enum class GroupQuery {
+  ThreadRank,  ///< Its linear index in the group.
+  ThreadIndex, ///< Its 3-D index in the group (a dim3).
+  NumThreads,  ///< How many threads the group has.
+  DimThreads,  ///< The group's 3-D extent in threads (a dim3).
+};
+
+/// The query a member function of a group handle named \p Name makes:
+/// `thread_rank` ThreadRank, `thread_index` ThreadIndex, `num_threads` and
+/// `size` NumThreads, `dim_threads` and `group_dim` DimThreads; nullopt for
+/// any other name.
+std::optional<GroupQuery> groupMemberQuery(llvm::StringRef Name);
+
+/// The query a cooperative_groups free function that takes a group makes:
+/// `thread_rank(g)` ThreadRank, `group_size(g)` NumThreads; nullopt for any
+/// other name.
+std::optional<GroupQuery> groupFunctionQuery(llvm::StringRef Name);
+
 /// The handle `this_thread_block()` (ThreadBlock), `this_grid()`
 /// (GridGroup) or `this_cluster()` (ClusterGroup) makes, by the function's
 /// name; nullopt for any other name.

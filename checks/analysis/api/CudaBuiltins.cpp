@@ -6,6 +6,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::cuda::analysis {
@@ -157,6 +158,17 @@ std::optional<Level> specialRegisterLevel(llvm::StringRef Reg,
       Reg == "warpsize")
     return Level::grid();
   return std::nullopt;
+}
+
+/// The name of the enumerator of \p T (an enumeration) whose value is
+/// \p V, lower-cased; "" when there is none.
+std::string enumeratorName(QualType T, int64_t V) {
+  if (const auto *ET = T->getAs<EnumType>())
+    if (const EnumDecl *ED = ET->getDecl()->getDefinition())
+      for (const EnumConstantDecl *C : ED->enumerators())
+        if (C->getInitVal().getSExtValue() == V)
+          return C->getName().lower();
+  return {};
 }
 
 bool isAtomicName(llvm::StringRef Name) {
@@ -335,6 +347,10 @@ std::optional<BarrierCall> asBarrierCall(const CallExpr *Call) {
     BarrierCall Barrier;
     Barrier.BarrierScope = *S;
     Barrier.Spelling = (Name + "()").str();
+    if (Name.starts_with("__cluster_barrier_arrive"))
+      Barrier.Part = BarrierPart::Arrive;
+    else if (Name == "__cluster_barrier_wait")
+      Barrier.Part = BarrierPart::Wait;
     return Barrier;
   }
 
@@ -353,6 +369,10 @@ std::optional<BarrierCall> asBarrierCall(const CallExpr *Call) {
       return std::nullopt;
     Barrier.Spelling =
         (llvm::Twine(groupKindSpelling(Group->Kind)) + "::" + Method).str();
+    if (Name == "barrier_arrive")
+      Barrier.Part = BarrierPart::Arrive;
+    else if (Name == "barrier_wait")
+      Barrier.Part = BarrierPart::Wait;
     return Barrier;
   }
   if (Name != "sync" || !isCooperativeGroupsFunction(FD))
@@ -502,12 +522,13 @@ std::optional<ResultModel> knownResultModel(const CallExpr *Call,
 
   if (isa<CXXMethodDecl>(FD)) {
     // libcu++ atomics: cuda::atomic<T>::fetch_add, atomic_ref::exchange...
+    // The stores return nothing; every other access returns a value of the
+    // location, which other threads may change at any time.
     const CXXRecordDecl *Record = cast<CXXMethodDecl>(FD)->getParent();
+    std::optional<AtomicAccess> Access = atomicMemberAccess(Name);
     if (Record && Record->getIdentifier() &&
-        Record->getName().contains("atomic") &&
-        (Name.starts_with("fetch_") || Name == "exchange" ||
-         Name.starts_with("compare_exchange") || Name == "load" ||
-         Name == "wait"))
+        Record->getName().contains("atomic") && Access &&
+        *Access != AtomicAccess::Write)
       return fixed(Level::thread(), OriginKind::AtomicResult);
     return std::nullopt;
   }
@@ -636,6 +657,546 @@ bool isUnmarkedDeviceStop(const FunctionDecl *FD) {
          llvm::StringSwitch<bool>(FD->getName())
              .Cases({"__assert_fail", "__assertfail", "__trap", "abort"}, true)
              .Default(false);
+}
+
+std::optional<ThreadScope> threadFenceScope(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<ThreadScope>>(Name)
+      .Case("__threadfence_block", ThreadScope::Block)
+      .Case("__threadfence", ThreadScope::Device)
+      .Case("__threadfence_system", ThreadScope::System)
+      .Default(std::nullopt);
+}
+
+bool isAtomicThreadFenceName(llvm::StringRef Name) {
+  return Name == "atomic_thread_fence";
+}
+
+std::optional<LibcuxxNamespace> libcuxxNamespaceOf(const Decl *D) {
+  if (!D)
+    return std::nullopt;
+  bool Std = false;
+  bool Cuda = false;
+  for (const DeclContext *Ctx = D->getDeclContext(); Ctx;
+       Ctx = Ctx->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(Ctx)) {
+      Std |= NS->getName() == "std";
+      Cuda |= NS->getName() == "cuda";
+    }
+  if (!Cuda)
+    return std::nullopt;
+  return Std ? LibcuxxNamespace::CudaStd : LibcuxxNamespace::Cuda;
+}
+
+bool isMemoryOrderType(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *ET = T.getCanonicalType()->getAs<EnumType>();
+  return ET && ET->getDecl()->getName().contains("memory_order");
+}
+
+MemoryOrder memoryOrderOfValue(QualType T, int64_t V) {
+  std::string Name = enumeratorName(T, V);
+  if (Name.empty()) // libcu++: relaxed, consume, acquire, release, acq_rel, seq_cst
+    switch (V) {
+    case 0:
+      return MemoryOrder::Relaxed;
+    case 1:
+      return MemoryOrder::Consume;
+    case 2:
+      return MemoryOrder::Acquire;
+    case 3:
+      return MemoryOrder::Release;
+    case 4:
+      return MemoryOrder::AcqRel;
+    default:
+      return MemoryOrder::SeqCst;
+    }
+  llvm::StringRef N(Name);
+  if (N.contains("relaxed"))
+    return MemoryOrder::Relaxed;
+  if (N.contains("consume"))
+    return MemoryOrder::Consume;
+  if (N.contains("acq_rel"))
+    return MemoryOrder::AcqRel;
+  if (N.contains("acquire"))
+    return MemoryOrder::Acquire;
+  if (N.contains("release"))
+    return MemoryOrder::Release;
+  return MemoryOrder::SeqCst;
+}
+
+std::optional<ThreadScope> threadScopeOfValue(QualType T, int64_t V) {
+  std::string Name = enumeratorName(T, V);
+  llvm::StringRef N(Name);
+  if (N.contains("block"))
+    return ThreadScope::Block;
+  if (N.contains("device"))
+    return ThreadScope::Device;
+  if (N.contains("system"))
+    return ThreadScope::System;
+  if (N.contains("thread"))
+    return ThreadScope::Thread;
+  switch (V) { // libcu++'s __ATOMIC_SYSTEM/DEVICE/BLOCK/THREAD
+  case 0:
+    return ThreadScope::System;
+  case 1:
+    return ThreadScope::Device;
+  case 2:
+    return ThreadScope::Block;
+  default:
+    return ThreadScope::Thread;
+  }
+}
+
+std::optional<ThreadScope> libcuxxAtomicScope(QualType T) {
+  if (T.isNull())
+    return std::nullopt;
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    return std::nullopt;
+  llvm::StringRef Name = Spec->getName();
+  if (Name != "atomic_ref" && Name != "atomic")
+    return std::nullopt;
+  std::optional<LibcuxxNamespace> NS = libcuxxNamespaceOf(Spec);
+  if (!NS)
+    return std::nullopt;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (*NS == LibcuxxNamespace::Cuda && Args.size() >= 2 &&
+      Args[1].getKind() == TemplateArgument::Integral)
+    return threadScopeOfValue(Args[1].getIntegralType(),
+                              Args[1].getAsIntegral().getSExtValue());
+  return ThreadScope::System;
+}
+
+std::optional<AtomicAccess> atomicMemberAccess(llvm::StringRef Name) {
+  if (Name == "load" || Name == "wait")
+    return AtomicAccess::Read;
+  if (Name == "store")
+    return AtomicAccess::Write;
+  if (Name == "exchange" || Name.starts_with("fetch_") ||
+      isCompareExchangeName(Name))
+    return AtomicAccess::ReadModifyWrite;
+  return std::nullopt;
+}
+
+bool isCompareExchangeName(llvm::StringRef Name) {
+  return Name.starts_with("compare_exchange");
+}
+
+std::optional<ThreadScope> atomicFunctionScope(llvm::StringRef Name) {
+  llvm::StringRef Stem = Name;
+  ThreadScope Scope = ThreadScope::Device;
+  if (Stem.consume_back("_block"))
+    Scope = ThreadScope::Block;
+  else if (Stem.consume_back("_system"))
+    Scope = ThreadScope::System;
+  static constexpr llvm::StringLiteral Atomics[] = {
+      "atomicAdd", "atomicSub", "atomicExch", "atomicMin",
+      "atomicMax", "atomicInc", "atomicDec", "atomicCAS",
+      "atomicAnd", "atomicOr",  "atomicXor"};
+  if (!llvm::is_contained(Atomics, Stem))
+    return std::nullopt;
+  return Scope;
+}
+
+bool isAtomicCasName(llvm::StringRef Name) {
+  return Name.starts_with("atomicCAS");
+}
+
+bool hasAtomicPrefix(llvm::StringRef Name) {
+  return Name.starts_with("atomic");
+}
+
+std::optional<CacheHintedAccess> cacheHintedAccess(llvm::StringRef Name) {
+  CacheHintedAccess Load;
+  CacheHintedAccess CoherentLoad;
+  CoherentLoad.BypassesL1 = true;
+  CacheHintedAccess Store;
+  Store.IsStore = true;
+  return llvm::StringSwitch<std::optional<CacheHintedAccess>>(Name)
+      .Cases({"__ldcg", "__ldcv", "__ldlu"}, CoherentLoad)
+      .Cases({"__ldg", "__ldca", "__ldcs"}, Load)
+      .Cases({"__stcg", "__stcs", "__stwt", "__stwb"}, Store)
+      .Default(std::nullopt);
+}
+
+bool isInPtxNamespace(const Decl *D) {
+  if (!D)
+    return false;
+  // cuda::ptx (in any inline namespace of cuda).
+  bool Ptx = false;
+  llvm::StringRef Outer;
+  for (const DeclContext *Ctx = D->getDeclContext(); Ctx;
+       Ctx = Ctx->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(Ctx)) {
+      Ptx |= NS->getName() == "ptx";
+      Outer = NS->getName();
+    }
+  return Ptx && Outer == "cuda";
+}
+
+std::optional<BarrierPart> ptxClusterBarrierPart(const FunctionDecl *FD) {
+  llvm::StringRef Name = plainName(FD);
+  if (Name.empty() || !isInPtxNamespace(FD))
+    return std::nullopt;
+  if (Name.starts_with("barrier_cluster_arrive"))
+    return BarrierPart::Arrive;
+  if (Name.starts_with("barrier_cluster_wait"))
+    return BarrierPart::Wait;
+  return std::nullopt;
+}
+
+bool isClusterSharedRankMapping(const FunctionDecl *FD) {
+  llvm::StringRef Name = plainName(FD);
+  if (Name == "__cluster_map_shared_rank")
+    return true;
+  if (Name == "map_shared_rank")
+    return isInCooperativeGroupsNamespace(FD);
+  if (Name == "mapa")
+    return isInPtxNamespace(FD);
+  return false;
+}
+
+bool isInWmmaNamespace(const Decl *D) {
+  if (!D)
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext());
+  if (!NS || NS->getName() != "wmma")
+    return false;
+  const auto *Outer = dyn_cast<NamespaceDecl>(NS->getDeclContext());
+  return Outer && Outer->getName() == "nvcuda";
+}
+
+bool isWmmaStoreMatrixSync(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() && FD->getName() == "store_matrix_sync" &&
+         isInWmmaNamespace(FD);
+}
+
+std::optional<WmmaLayout> wmmaLayoutOf(const NamedDecl *D) {
+  if (!D || !D->getIdentifier())
+    return std::nullopt;
+  return llvm::StringSwitch<std::optional<WmmaLayout>>(D->getName())
+      .Case("mem_row_major", WmmaLayout::RowMajor)
+      .Case("mem_col_major", WmmaLayout::ColMajor)
+      .Default(std::nullopt);
+}
+
+namespace {
+
+/// The outermost namespace of \p D's context, or "".
+llvm::StringRef outermostNamespace(const Decl *D) {
+  llvm::StringRef Name;
+  for (const DeclContext *Ctx = D->getDeclContext(); Ctx;
+       Ctx = Ctx->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(Ctx))
+      Name = NS->getName();
+  return Name;
+}
+
+const CXXRecordDecl *recordOf(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return T->getAsCXXRecordDecl();
+}
+
+/// The record is cuda::<Name> (in any inline namespace of cuda).
+bool isCudaRecord(const CXXRecordDecl *Record, llvm::StringRef Name) {
+  return Record && Record->getName() == Name &&
+         outermostNamespace(Record) == "cuda";
+}
+
+/// The first integral template argument of a specialization.
+std::optional<llvm::APSInt>
+firstIntegralArgument(const TemplateArgumentList *Args) {
+  if (!Args)
+    return std::nullopt;
+  for (const TemplateArgument &Arg : Args->asArray())
+    if (Arg.getKind() == TemplateArgument::Integral)
+      return Arg.getAsIntegral();
+  return std::nullopt;
+}
+
+/// cuda::pipeline<cuda::thread_scope_thread>: its waits complete the calling
+/// thread's copies only. Read from the enumerator's name, not its value.
+bool isThreadScopePipeline(QualType T) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  if (!Spec || Spec->getTemplateArgs().size() == 0)
+    return false;
+  const TemplateArgument &Arg = Spec->getTemplateArgs()[0];
+  if (Arg.getKind() != TemplateArgument::Integral)
+    return false;
+  const auto *Enum = Arg.getIntegralType()->getAs<EnumType>();
+  if (!Enum)
+    return false;
+  for (const EnumConstantDecl *Constant :
+       Enum->getDecl()->getDefinitionOrSelf()->enumerators())
+    if (llvm::APSInt::isSameValue(Constant->getInitVal(), Arg.getAsIntegral()))
+      return Constant->getName() == "thread_scope_thread";
+  return false;
+}
+
+/// The value of the non-negative integer constant \p E.
+std::optional<uint64_t> nonNegativeConstant(const Expr *E,
+                                            const ASTContext &Ctx) {
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult Result;
+  if (!E->EvaluateAsInt(Result, Ctx) || Result.Val.getInt().isNegative())
+    return std::nullopt;
+  return Result.Val.getInt().getZExtValue();
+}
+
+/// The object of a member call, or the first argument of a free function.
+const Expr *receiverOf(const CallExpr *Call) {
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    return Member->getImplicitObjectArgument();
+  return Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
+}
+
+} // namespace
+
+std::optional<AsyncCopyCall> asAsyncCopyCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  llvm::StringRef Name = plainName(FD);
+  AsyncCopyCall Copy;
+  int DestinationArg = -1;
+  int SourceArg = -1;
+  if (Name == "memcpy_async" && isInCooperativeGroupsNamespace(FD)) {
+    Copy.Api = AsyncCopyApi::CooperativeGroups;
+    Copy.Spelling = "cooperative_groups::memcpy_async";
+    DestinationArg = 1;
+    // (group, dst, src, size) or (group, dst, dstCount, src, srcCount).
+    SourceArg = Call->getNumArgs() == 5 ? 3 : 2;
+  } else if (Name == "memcpy_async" && outermostNamespace(FD) == "cuda") {
+    if (Call->getNumArgs() < 4)
+      return std::nullopt;
+    const CXXRecordDecl *Sync =
+        recordOf(Call->getArg(Call->getNumArgs() - 1)->getType());
+    if (isCudaRecord(Sync, "pipeline")) {
+      Copy.Api = AsyncCopyApi::CudaPipeline;
+      Copy.ThreadScope =
+          isThreadScopePipeline(Call->getArg(Call->getNumArgs() - 1)->getType());
+    } else if (Sync && Sync->getName() == "barrier") {
+      Copy.Api = AsyncCopyApi::CudaBarrier;
+    } else {
+      return std::nullopt;
+    }
+    Copy.Spelling = "cuda::memcpy_async";
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      if (Call->getArg(I)->getType()->isPointerType()) {
+        DestinationArg = static_cast<int>(I);
+        SourceArg = static_cast<int>(I + 1);
+        break;
+      }
+  } else if (Name == "__pipeline_memcpy_async") {
+    Copy.Api = AsyncCopyApi::Primitive;
+    Copy.ThreadScope = true;
+    Copy.Spelling = "__pipeline_memcpy_async";
+    DestinationArg = 0;
+    SourceArg = 1;
+  } else {
+    return std::nullopt;
+  }
+  if (DestinationArg < 0 ||
+      static_cast<unsigned>(DestinationArg) >= Call->getNumArgs())
+    return std::nullopt;
+  Copy.DestinationArg = static_cast<unsigned>(DestinationArg);
+  Copy.SourceArg = static_cast<unsigned>(SourceArg);
+  return Copy;
+}
+
+std::optional<unsigned> alignedSizeAlignment(QualType T) {
+  if (T.isNull())
+    return std::nullopt;
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  if (!Spec || !isCudaRecord(Spec, "aligned_size_t"))
+    return std::nullopt;
+  if (std::optional<llvm::APSInt> N =
+          firstIntegralArgument(&Spec->getTemplateArgs()))
+    return static_cast<unsigned>(N->getZExtValue());
+  return std::nullopt;
+}
+
+std::optional<AsyncWait> asAsyncWait(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  llvm::StringRef Name = plainName(FD);
+  if (Name.empty())
+    return std::nullopt;
+  AsyncWait Wait;
+  if (isInCooperativeGroupsNamespace(FD) && !isa<CXXMemberCallExpr>(Call)) {
+    if (Name == "wait") {
+      Wait.Spelling = "cooperative_groups::wait";
+      return Wait;
+    }
+    if (Name == "wait_prior") {
+      std::optional<llvm::APSInt> N =
+          firstIntegralArgument(FD->getTemplateSpecializationArgs());
+      if (!N)
+        return std::nullopt;
+      Wait.K = AsyncWait::KeepNewest;
+      Wait.Keep = static_cast<unsigned>(N->getZExtValue());
+      Wait.Spelling =
+          "cooperative_groups::wait_prior<" + std::to_string(Wait.Keep) + ">";
+      return Wait;
+    }
+    return std::nullopt;
+  }
+  if (Name == "__pipeline_wait_prior") {
+    Wait.ThreadScope = true;
+    Wait.Spelling = "__pipeline_wait_prior";
+    if (Call->getNumArgs() == 1)
+      if (std::optional<uint64_t> N =
+              nonNegativeConstant(Call->getArg(0), FD->getASTContext())) {
+        Wait.K = *N == 0 ? AsyncWait::All : AsyncWait::KeepNewest;
+        Wait.Keep = static_cast<unsigned>(*N);
+        Wait.Spelling += "(" + std::to_string(*N) + ")";
+      }
+    // A wait count known only at run time: taken as a full wait.
+    return Wait;
+  }
+  if (outermostNamespace(FD) != "cuda")
+    return std::nullopt;
+  const Expr *Receiver = receiverOf(Call);
+  if (!Receiver)
+    return std::nullopt;
+  const CXXRecordDecl *Object = recordOf(Receiver->getType());
+  if (isCudaRecord(Object, "pipeline")) {
+    Wait.ThreadScope = isThreadScopePipeline(Receiver->getType());
+    if (isa<CXXMemberCallExpr>(Call) &&
+        (Name == "consumer_wait" || Name == "consumer_wait_for" ||
+         Name == "consumer_wait_until")) {
+      Wait.K = AsyncWait::Oldest;
+      Wait.Spelling = "cuda::pipeline::" + Name.str();
+      return Wait;
+    }
+    if (!isa<CXXMemberCallExpr>(Call) && Name == "pipeline_consumer_wait_prior") {
+      std::optional<llvm::APSInt> N =
+          firstIntegralArgument(FD->getTemplateSpecializationArgs());
+      if (!N)
+        return std::nullopt;
+      Wait.Keep = static_cast<unsigned>(N->getZExtValue());
+      Wait.K = Wait.Keep == 0 ? AsyncWait::All : AsyncWait::KeepNewest;
+      Wait.Spelling =
+          "cuda::pipeline_consumer_wait_prior<" + std::to_string(Wait.Keep) + ">";
+      return Wait;
+    }
+    return std::nullopt;
+  }
+  if (Object && Object->getName() == "barrier" && isa<CXXMemberCallExpr>(Call) &&
+      (Name == "arrive_and_wait" || Name == "wait")) {
+    Wait.K = AsyncWait::Barrier;
+    Wait.Spelling = "cuda::barrier::" + Name.str();
+    return Wait;
+  }
+  return std::nullopt;
+}
+
+bool isAsyncCommit(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  llvm::StringRef Name = plainName(FD);
+  if (Name == "__pipeline_commit")
+    return true;
+  if (Name != "producer_commit" && Name != "pipeline_producer_commit")
+    return false;
+  const Expr *Receiver = receiverOf(Call);
+  return Receiver && isCudaRecord(recordOf(Receiver->getType()), "pipeline");
+}
+
+namespace {
+
+bool isNamed(const Decl *D, llvm::StringRef Name) {
+  const auto *ND = dyn_cast_or_null<NamedDecl>(D);
+  return ND && ND->getIdentifier() && ND->getName() == Name;
+}
+
+} // namespace
+
+std::optional<RuntimeLaunch> runtimeLaunchOf(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = FD->getName();
+  if (!FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return std::nullopt;
+  Name.consume_back("_ptsz");
+  Name.consume_back("_ptds");
+  return llvm::StringSwitch<std::optional<RuntimeLaunch>>(Name)
+      .Case("cudaLaunchKernel", RuntimeLaunch::LaunchKernel)
+      .Case("cudaLaunchKernelEx", RuntimeLaunch::LaunchKernelEx)
+      .Case("cudaLaunchKernelExC", RuntimeLaunch::LaunchKernelExC)
+      .Case("cudaLaunchCooperativeKernel",
+            RuntimeLaunch::LaunchCooperativeKernel)
+      .Default(std::nullopt);
+}
+
+bool isLaunchConfigField(const Decl *D, LaunchConfigField Field) {
+  switch (Field) {
+  case LaunchConfigField::GridDim:
+    return isNamed(D, "gridDim");
+  case LaunchConfigField::Attrs:
+    return isNamed(D, "attrs");
+  case LaunchConfigField::NumAttrs:
+    return isNamed(D, "numAttrs");
+  case LaunchConfigField::Id:
+    return isNamed(D, "id");
+  case LaunchConfigField::Val:
+    return isNamed(D, "val");
+  case LaunchConfigField::Cooperative:
+    return isNamed(D, "cooperative");
+  }
+  return false;
+}
+
+bool isCooperativeLaunchAttribute(const Decl *D) {
+  return isNamed(D, "cudaLaunchAttributeCooperative");
+}
+
+std::optional<OccupancyQuery> occupancyQueryOf(llvm::StringRef Name) {
+  if (Name.starts_with("cudaOccupancyMaxActiveBlocksPerMultiprocessor") ||
+      Name.starts_with("cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return OccupancyQuery::MaxActiveBlocksPerMultiprocessor;
+  if (Name.starts_with("cudaOccupancyMaxPotentialBlockSize") ||
+      Name.starts_with("cuOccupancyMaxPotentialBlockSize"))
+    return OccupancyQuery::MaxPotentialBlockSize;
+  return std::nullopt;
+}
+
+bool isRuntimeBlockSizeSearch(llvm::StringRef Name) {
+  return Name == "cudaOccupancyMaxPotentialBlockSize" ||
+         Name == "cudaOccupancyMaxPotentialBlockSizeVariableSMem" ||
+         Name == "cudaOccupancyMaxPotentialBlockSizeWithFlags" ||
+         Name == "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags";
+}
+
+bool isDeviceGetAttributeName(llvm::StringRef Name) {
+  return Name == "cudaDeviceGetAttribute" || Name == "cuDeviceGetAttribute";
+}
+
+bool isMultiProcessorCountAttribute(const Decl *D) {
+  return isNamed(D, "cudaDevAttrMultiProcessorCount") ||
+         isNamed(D, "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT");
+}
+
+bool isMultiProcessorCountField(const Decl *D) {
+  return isNamed(D, "multiProcessorCount");
+}
+
+bool isDim3Record(const NamedDecl *Record) {
+  return Record && Record->getIdentifier() && Record->getName() == "dim3";
+}
+
+std::optional<unsigned> dimComponentIndex(llvm::StringRef FieldName) {
+  return llvm::StringSwitch<std::optional<unsigned>>(FieldName)
+      .Case("x", 0)
+      .Case("y", 1)
+      .Case("z", 2)
+      .Default(std::nullopt);
 }
 
 } // namespace clang::tidy::cuda::analysis

@@ -2,7 +2,9 @@
 //
 // Recognisers for the parts of the CUDA device API that decide divergence:
 // the built-in index variables, the barriers, the warp intrinsics and the
-// cooperative-groups calls. They look at declarations, not spellings, so
+// cooperative-groups calls; and the memory operations the memory analyses
+// model: fences, atomics and their orders and scopes, cache-hinted loads
+// and stores, WMMA stores. They look at declarations, not spellings, so
 // macros, using-declarations and namespace aliases do not hide anything.
 //
 // Nothing here knows about diagnostics; the divergence analysis uses these to
@@ -18,13 +20,16 @@
 
 #include "clang/AST/Type.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
 #include <optional>
 #include <string>
 
 namespace clang {
 class CallExpr;
+class Decl;
 class Expr;
 class FunctionDecl;
+class NamedDecl;
 } // namespace clang
 
 namespace clang::tidy::cuda::analysis {
@@ -44,6 +49,17 @@ std::optional<BuiltinIndexRead> asBuiltinIndexRead(const Expr *E);
 /// "threadIdx", "blockIdx", "blockDim", "gridDim".
 llvm::StringRef builtinIndexName(BuiltinIndexRead::Variable V);
 
+/// Which part of a barrier a call is: the whole barrier, or one half of a
+/// split barrier.
+enum class BarrierPart {
+  Whole,  ///< Arrive and wait: `__syncthreads()`, `sync()`.
+  Arrive, ///< Signal the arrival and go on: `barrier_arrive()`,
+          ///< `__cluster_barrier_arrive[_relaxed]()`,
+          ///< `cuda::ptx::barrier_cluster_arrive*`.
+  Wait,   ///< Wait for the others' arrival: `barrier_wait()`,
+          ///< `__cluster_barrier_wait()`, `cuda::ptx::barrier_cluster_wait*`.
+};
+
 /// A call that every thread of a block, cluster or grid must reach together.
 struct BarrierCall {
   Scope BarrierScope = Scope::Block;
@@ -53,6 +69,8 @@ struct BarrierCall {
   /// How messages name it: "__syncthreads()", "thread_block::sync()",
   /// "cooperative_groups::sync(grid_group)", ...
   std::string Spelling;
+  /// The whole barrier, or the arrive or the wait half of a split one.
+  BarrierPart Part = BarrierPart::Whole;
 };
 
 /// Recognises block-, cluster- and grid-scope barriers: the __syncthreads
@@ -172,6 +190,265 @@ bool isBitCountFunction(const FunctionDecl *FD);
 /// noreturn attribute: `__assert_fail` and `__assertfail` (assert's failure
 /// path), `__trap`, `abort`.
 bool isUnmarkedDeviceStop(const FunctionDecl *FD);
+
+// --- memory operations: fences, atomics, cache-hinted accesses, WMMA -------
+
+/// The memory orders of the C++ and PTX models, weakest first.
+enum class MemoryOrder { Relaxed, Consume, Acquire, Release, AcqRel, SeqCst };
+/// The thread scopes of libcu++ / PTX (.cta, .gpu, .sys).
+enum class ThreadScope { Thread, Block, Device, System };
+
+/// The scope of the fence a `__threadfence` intrinsic makes:
+/// `__threadfence_block` Block, `__threadfence` Device,
+/// `__threadfence_system` System; nullopt for any other name.
+std::optional<ThreadScope> threadFenceScope(llvm::StringRef Name);
+
+/// "atomic_thread_fence", the name of libcu++'s fence
+/// (`cuda::atomic_thread_fence(order, scope)`,
+/// `cuda::std::atomic_thread_fence(order)`); libcuxxNamespaceOf tells it
+/// from the host library's std::atomic_thread_fence.
+bool isAtomicThreadFenceName(llvm::StringRef Name);
+
+/// Which of libcu++'s namespaces encloses a declaration: `cuda::` (whose
+/// atomics and fences take a thread-scope argument) or `cuda::std::`
+/// (whose atomics and fences are system scope).
+enum class LibcuxxNamespace { Cuda, CudaStd };
+
+/// The libcu++ namespace \p D is declared in (at any depth: `cuda::__4::`,
+/// `cuda::std::__4::`), or nullopt when no enclosing namespace is `cuda`.
+std::optional<LibcuxxNamespace> libcuxxNamespaceOf(const Decl *D);
+
+/// True for an enumeration type whose name contains "memory_order"
+/// (`std::memory_order`, `cuda::std::memory_order`): the type of an
+/// atomic's or a fence's order argument.
+bool isMemoryOrderType(QualType T);
+
+/// The memory order the value \p V of the enumeration \p T names: by the
+/// enumerator's name (`memory_order_relaxed`, `memory_order::acquire`,
+/// ...), or, when \p T has no enumerator of that value, by libcu++'s
+/// numbering (relaxed 0, consume 1, acquire 2, release 3, acq_rel 4,
+/// seq_cst otherwise).
+MemoryOrder memoryOrderOfValue(QualType T, int64_t V);
+
+/// The thread scope the value \p V of the enumeration \p T names: by the
+/// enumerator's name (`thread_scope_block`, `thread_scope_device`,
+/// `thread_scope_system`, `thread_scope_thread`), or by libcu++'s numbering
+/// (system 0, device 1, block 2, thread otherwise).
+std::optional<ThreadScope> threadScopeOfValue(QualType T, int64_t V);
+
+/// The scope of a libcu++ atomic object: `cuda::atomic_ref<T, S>` and
+/// `cuda::atomic<T, S>` give S (system scope when S is defaulted away), the
+/// `cuda::std::` forms System. \p T may be a reference or a pointer to one.
+/// nullopt for any other type.
+std::optional<ThreadScope> libcuxxAtomicScope(QualType T);
+
+/// What a member function of a libcu++ atomic does to its location.
+enum class AtomicAccess {
+  Read,           ///< `load`, `wait`.
+  Write,          ///< `store`.
+  ReadModifyWrite ///< `exchange`, `fetch_*`, `compare_exchange_*`.
+};
+
+/// The access a member function of `cuda::atomic_ref` / `cuda::atomic`
+/// (and the `cuda::std::` forms) named \p Name makes; nullopt for any other
+/// name (`notify_one`, `is_lock_free`, ...).
+std::optional<AtomicAccess> atomicMemberAccess(llvm::StringRef Name);
+
+/// `compare_exchange_strong`, `compare_exchange_weak`: a libcu++ atomic's
+/// compare-and-swap.
+bool isCompareExchangeName(llvm::StringRef Name);
+
+/// The scope of CUDA's atomic function named \p Name: `atomicAdd`,
+/// `atomicSub`, `atomicExch`, `atomicMin`, `atomicMax`, `atomicInc`,
+/// `atomicDec`, `atomicCAS`, `atomicAnd`, `atomicOr`, `atomicXor` are
+/// Device, their `_block` forms Block and their `_system` forms System;
+/// nullopt for any other name.
+std::optional<ThreadScope> atomicFunctionScope(llvm::StringRef Name);
+
+/// `atomicCAS` and its `_block` / `_system` forms.
+bool isAtomicCasName(llvm::StringRef Name);
+
+/// A name that starts with "atomic": the quick filter for CUDA's atomic
+/// functions (`atomicAdd`, `atomicCAS_block`, ...), which lets through
+/// anything else so spelled (`atomic_thread_fence`).
+bool hasAtomicPrefix(llvm::StringRef Name);
+
+/// A load or store intrinsic with a cache operator (`__ldg`, `__ldcg`,
+/// `__stcg`, ...; CUDA Programming Guide, "Load Functions Using Cache
+/// Hints", "Store Functions Using Cache Hints").
+struct CacheHintedAccess {
+  /// A store (`__stcg(p, v)`: two arguments) rather than a load
+  /// (`__ldcg(p)`: one).
+  bool IsStore = false;
+  /// For a load: it does not read a copy kept in L1 that another block's
+  /// store could have left stale (`__ldcg` caches in L2 only, `__ldcv`
+  /// fetches again, `__ldlu` is the last use). `__ldg`, `__ldca`, `__ldcs`
+  /// may hit L1. Always false for stores.
+  bool BypassesL1 = false;
+};
+
+/// `__ldg`, `__ldca`, `__ldcg`, `__ldcs`, `__ldlu`, `__ldcv` (loads) and
+/// `__stcg`, `__stcs`, `__stwt`, `__stwb` (stores); nullopt for any other
+/// name.
+std::optional<CacheHintedAccess> cacheHintedAccess(llvm::StringRef Name);
+
+/// True when \p D is declared in namespace `cuda::ptx` (in any inline
+/// namespace of `cuda`): libcu++'s wrappers of single PTX instructions.
+bool isInPtxNamespace(const Decl *D);
+
+/// The half of the cluster barrier a `cuda::ptx` wrapper is:
+/// `barrier_cluster_arrive[_relaxed]` Arrive, `barrier_cluster_wait` Wait;
+/// nullopt for any other function.
+std::optional<BarrierPart> ptxClusterBarrierPart(const FunctionDecl *FD);
+
+/// A function that maps an address of the block's shared memory to the same
+/// address in another block of the cluster (distributed shared memory):
+/// `__cluster_map_shared_rank`, `cluster_group::map_shared_rank`,
+/// `cuda::ptx::mapa`.
+bool isClusterSharedRankMapping(const FunctionDecl *FD);
+
+/// True when \p D is declared directly in namespace `nvcuda::wmma`.
+bool isInWmmaNamespace(const Decl *D);
+
+/// `nvcuda::wmma::store_matrix_sync(ptr, fragment, ldm[, layout])`.
+bool isWmmaStoreMatrixSync(const FunctionDecl *FD);
+
+/// The memory layout a `nvcuda::wmma::layout_t` enumerator names.
+enum class WmmaLayout { RowMajor, ColMajor };
+
+/// `mem_row_major` RowMajor, `mem_col_major` ColMajor, by the name of
+/// \p D; nullopt for any other declaration.
+std::optional<WmmaLayout> wmmaLayoutOf(const NamedDecl *D);
+
+/// The index of the component a field of `dim3` / `uint3` names: `x` 0,
+/// `y` 1, `z` 2; nullopt for any other name.
+std::optional<unsigned> dimComponentIndex(llvm::StringRef FieldName);
+
+// --- asynchronous copies: memcpy_async, cuda::pipeline, the primitives ----
+
+/// Which API made an asynchronous copy, which decides what completes it.
+enum class AsyncCopyApi {
+  CooperativeGroups, ///< cg::memcpy_async(group, dst, src, size)
+  CudaPipeline,      ///< cuda::memcpy_async(..., pipeline)
+  CudaBarrier,       ///< cuda::memcpy_async(..., barrier)
+  Primitive,         ///< __pipeline_memcpy_async(dst, src, size)
+};
+
+/// What the API fixes about a call that starts an asynchronous copy.
+struct AsyncCopyCall {
+  AsyncCopyApi Api = AsyncCopyApi::CooperativeGroups;
+  /// The argument holding the destination (always one of the call's).
+  unsigned DestinationArg = 0;
+  /// The argument holding the source, the size following it; it may be
+  /// past the call's last argument.
+  unsigned SourceArg = 0;
+  /// The wait completes the copy for the calling thread only (a
+  /// thread-scope pipeline, the primitives).
+  bool ThreadScope = false;
+  /// "cooperative_groups::memcpy_async", ... for messages.
+  std::string Spelling;
+};
+
+/// The copy \p Call starts: `cooperative_groups::memcpy_async(group, dst,
+/// src, size)` (or `(group, dst, dstCount, src, srcCount)`),
+/// `cuda::memcpy_async(..., dst, src, size, pipeline or barrier)`,
+/// `__pipeline_memcpy_async(dst, src, size)`; nullopt for any other call.
+std::optional<AsyncCopyCall> asAsyncCopyCall(const CallExpr *Call);
+
+/// N of `cuda::aligned_size_t<N>` (a copy's size argument that promises
+/// N-byte alignment), or nullopt for any other type.
+std::optional<unsigned> alignedSizeAlignment(QualType T);
+
+/// What a wait completes.
+struct AsyncWait {
+  enum Kind {
+    All,        ///< every committed stage
+    KeepNewest, ///< all but the newest Keep stages
+    Oldest,     ///< the oldest stage
+    Barrier,    ///< the copies tied to a cuda::barrier
+  } K = All;
+  unsigned Keep = 0;
+  /// Completes only the calling thread's copies.
+  bool ThreadScope = false;
+  std::string Spelling;
+};
+
+/// The wait \p Call is: `cooperative_groups::wait(group)` and
+/// `wait_prior<N>(group)`, `__pipeline_wait_prior(N)`,
+/// `cuda::pipeline::consumer_wait[_for|_until]()`,
+/// `cuda::pipeline_consumer_wait_prior<N>(pipe)`,
+/// `cuda::barrier::arrive_and_wait()` and `wait()`; or nullopt.
+std::optional<AsyncWait> asAsyncWait(const CallExpr *Call);
+
+/// `pipe.producer_commit()`, `cuda::pipeline_producer_commit(pipe, bar)`,
+/// `__pipeline_commit()`.
+bool isAsyncCommit(const CallExpr *Call);
+
+// --- the host runtime API: launches, their configuration, occupancy -------
+
+/// The runtime functions that launch a kernel.
+enum class RuntimeLaunch {
+  LaunchKernel,            ///< cudaLaunchKernel(kernel, grid, block, ...)
+  LaunchKernelEx,          ///< cudaLaunchKernelEx(&config, kernel, ...)
+  LaunchKernelExC,         ///< cudaLaunchKernelExC(&config, kernel, args)
+  LaunchCooperativeKernel, ///< cudaLaunchCooperativeKernel(kernel, grid, ...)
+};
+
+/// The launch \p FD makes, for a function declared at global scope; the
+/// `_ptsz` / `_ptds` forms `--default-stream per-thread` substitutes count
+/// as the plain ones. nullopt for any other function.
+std::optional<RuntimeLaunch> runtimeLaunchOf(const FunctionDecl *FD);
+
+/// The fields of `cudaLaunchConfig_t` and of its attributes that say how
+/// large the grid is and whether the launch is cooperative.
+enum class LaunchConfigField {
+  GridDim,     ///< cudaLaunchConfig_t::gridDim
+  Attrs,       ///< cudaLaunchConfig_t::attrs
+  NumAttrs,    ///< cudaLaunchConfig_t::numAttrs
+  Id,          ///< cudaLaunchAttribute::id
+  Val,         ///< cudaLaunchAttribute::val, a cudaLaunchAttributeValue
+  Cooperative, ///< cudaLaunchAttributeValue::cooperative
+};
+
+/// Whether \p D (a field; null is none) is the field \p Field, by name.
+bool isLaunchConfigField(const Decl *D, LaunchConfigField Field);
+
+/// `cudaLaunchAttributeCooperative`, the attribute id of a cooperative
+/// launch.
+bool isCooperativeLaunchAttribute(const Decl *D);
+
+/// What an occupancy query of the runtime or the driver API computes.
+enum class OccupancyQuery {
+  /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]`,
+  /// `cuOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]`: how many
+  /// blocks fit on one multiprocessor.
+  MaxActiveBlocksPerMultiprocessor,
+  /// `cudaOccupancyMaxPotentialBlockSize*`, `cuOccupancyMaxPotentialBlockSize*`:
+  /// the smallest grid that fills the device, and the block size to use.
+  MaxPotentialBlockSize,
+};
+
+/// The occupancy query a function named \p Name makes (any name that starts
+/// like one of them), or nullopt.
+std::optional<OccupancyQuery> occupancyQueryOf(llvm::StringRef Name);
+
+/// The block-size search templates of cuda_runtime.h:
+/// `cudaOccupancyMaxPotentialBlockSize[VariableSMem][WithFlags]`.
+bool isRuntimeBlockSizeSearch(llvm::StringRef Name);
+
+/// `cudaDeviceGetAttribute`, `cuDeviceGetAttribute`.
+bool isDeviceGetAttributeName(llvm::StringRef Name);
+
+/// `cudaDevAttrMultiProcessorCount`,
+/// `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`: the device attribute that is
+/// the number of multiprocessors.
+bool isMultiProcessorCountAttribute(const Decl *D);
+
+/// `cudaDeviceProp::multiProcessorCount`, by the field's name.
+bool isMultiProcessorCountField(const Decl *D);
+
+/// `dim3`, by the record's name.
+bool isDim3Record(const NamedDecl *Record);
 
 } // namespace clang::tidy::cuda::analysis
 

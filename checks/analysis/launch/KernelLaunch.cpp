@@ -1,6 +1,7 @@
 //===--- KernelLaunch.cpp - facts about kernel launch sites ---------------===//
 
 #include "checks/analysis/launch/KernelLaunch.h"
+#include "checks/analysis/api/CudaBuiltins.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTTypeTraits.h"
@@ -10,7 +11,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSwitch.h"
 #include <functional>
 #include <map>
 
@@ -90,19 +90,6 @@ struct VarUse {
 bool isNamed(const Decl *D, llvm::StringRef Name) {
   const auto *ND = dyn_cast_or_null<NamedDecl>(D);
   return ND && ND->getIdentifier() && ND->getName() == Name;
-}
-
-/// The callee name without the per-thread default stream suffix that
-/// --default-stream per-thread adds (cudaLaunchKernel_ptsz).
-llvm::StringRef runtimeName(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier())
-    return {};
-  llvm::StringRef Name = FD->getName();
-  if (!FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
-    return {};
-  Name.consume_back("_ptsz");
-  Name.consume_back("_ptds");
-  return Name;
 }
 
 /// The body of the function that declares \p VD: every use of a local
@@ -527,23 +514,33 @@ namespace {
 // cudaLaunchConfig_t and its attributes
 //===----------------------------------------------------------------------===//
 
-bool isPath(const Path &P, std::initializer_list<llvm::StringRef> Fields) {
-  if (P.size() != Fields.size())
+/// One step of a path pattern: a field of the launch configuration or of
+/// an attribute (LaunchConfigField), any subscript, or a dereference.
+struct PathPattern {
+  enum Kind { Field, AnyIndex, Deref } K;
+  LaunchConfigField F = LaunchConfigField::GridDim;
+  // Implicit: a field stands for the pattern step that names it.
+  PathPattern(LaunchConfigField F) : K(Field), F(F) {}
+  explicit PathPattern(Kind K) : K(K) {}
+};
+
+bool isPath(const Path &P, std::initializer_list<PathPattern> Patterns) {
+  if (P.size() != Patterns.size())
     return false;
   size_t I = 0;
-  for (llvm::StringRef Name : Fields) {
+  for (const PathPattern &Pattern : Patterns) {
     const PathStep &S = P[I++];
-    if (Name == "*") {
+    if (Pattern.K == PathPattern::AnyIndex) {
       if (S.K != PathStep::Index)
         return false;
       continue;
     }
-    if (Name == "->") {
+    if (Pattern.K == PathPattern::Deref) {
       if (S.K != PathStep::Deref)
         return false;
       continue;
     }
-    if (S.K != PathStep::Field || !isNamed(S.Member, Name))
+    if (S.K != PathStep::Field || !isLaunchConfigField(S.Member, Pattern.F))
       return false;
   }
   return true;
@@ -572,8 +569,7 @@ Tri isCooperativeId(const Expr *E, ASTContext &Context) {
   const Expr *Stripped = strip(E);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Stripped))
     if (const auto *Enumerator = dyn_cast<EnumConstantDecl>(Ref->getDecl()))
-      return isNamed(Enumerator, "cudaLaunchAttributeCooperative") ? Tri::Yes
-                                                                   : Tri::No;
+      return isCooperativeLaunchAttribute(Enumerator) ? Tri::Yes : Tri::No;
   Expr::EvalResult Result;
   if (E->isValueDependent() || !E->EvaluateAsInt(Result, Context))
     return Tri::Unknown;
@@ -581,7 +577,7 @@ Tri isCooperativeId(const Expr *E, ASTContext &Context) {
   if (const auto *Enum = E->getType()->getAs<EnumType>())
     for (const EnumConstantDecl *Enumerator :
          Enum->getDecl()->getDefinitionOrSelf()->enumerators())
-      if (isNamed(Enumerator, "cudaLaunchAttributeCooperative"))
+      if (isCooperativeLaunchAttribute(Enumerator))
         return llvm::APSInt::isSameValue(Enumerator->getInitVal(),
                                          Result.Val.getInt())
                    ? Tri::Yes
@@ -633,14 +629,15 @@ void addElementInit(AttributeWrites &W, int64_t Index, const Expr *Init) {
     if (I >= List->getNumInits())
       break;
     const Expr *FieldInit = List->getInit(I++);
-    if (isNamed(Field, "id")) {
+    if (isLaunchConfigField(Field, LaunchConfigField::Id)) {
       W.Elements[Index].Ids.push_back(FieldInit);
-    } else if (isNamed(Field, "val")) {
+    } else if (isLaunchConfigField(Field, LaunchConfigField::Val)) {
       const auto *Union = dyn_cast<InitListExpr>(FieldInit->IgnoreImplicit());
       if (!Union || isa<ImplicitValueInitExpr>(FieldInit->IgnoreImplicit()))
         continue;
       const FieldDecl *Member = Union->getInitializedFieldInUnion();
-      if (Union->getNumInits() == 1 && isNamed(Member, "cooperative"))
+      if (Union->getNumInits() == 1 &&
+          isLaunchConfigField(Member, LaunchConfigField::Cooperative))
         W.Elements[Index].Values.push_back(Union->getInit(0));
     }
   }
@@ -659,11 +656,12 @@ void addAttributeWrite(AttributeWrites &W, const VarUse &Use,
   }
   int64_t Index = Base + *First;
   Path Rest(Steps.drop_front());
-  if (isPath(Rest, {"id"}))
+  if (isPath(Rest, {LaunchConfigField::Id}))
     W.Elements[Index].Ids.push_back(Use.Value);
-  else if (isPath(Rest, {"val", "cooperative"}))
+  else if (isPath(Rest,
+                  {LaunchConfigField::Val, LaunchConfigField::Cooperative}))
     W.Elements[Index].Values.push_back(Use.Value);
-  else if (Rest.empty() || isPath(Rest, {"val"}))
+  else if (Rest.empty() || isPath(Rest, {LaunchConfigField::Val}))
     W.Unknown = true; // a whole element or value replaced
   // Other members (pad, other values of the union) do not decide.
 }
@@ -862,9 +860,7 @@ const VarDecl *configVariable(const Expr *E, ASTContext &Context) {
 }
 
 bool isLaunchFunction(const FunctionDecl *FD) {
-  llvm::StringRef Name = runtimeName(FD);
-  return Name == "cudaLaunchKernelEx" || Name == "cudaLaunchKernelExC" ||
-         Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel";
+  return runtimeLaunchOf(FD).has_value();
 }
 
 ConfigFacts analyzeConfig(const Expr *ConfigArg, ASTContext &Context) {
@@ -911,12 +907,13 @@ ConfigFacts analyzeConfig(const Expr *ConfigArg, ASTContext &Context) {
     for (const FieldDecl *Field : Record->fields()) {
       const Expr *Value = I < List->getNumInits() ? List->getInit(I) : nullptr;
       ++I;
-      if (isNamed(Field, "attrs")) {
+      if (isLaunchConfigField(Field, LaunchConfigField::Attrs)) {
         AttrsSet = true;
         AttrsValues.push_back(Value);
-      } else if (isNamed(Field, "numAttrs")) {
+      } else if (isLaunchConfigField(Field, LaunchConfigField::NumAttrs)) {
         AddNumAttrs(Value);
-      } else if (isNamed(Field, "gridDim") && Value &&
+      } else if (isLaunchConfigField(Field, LaunchConfigField::GridDim) &&
+                 Value &&
                  !isa<ImplicitValueInitExpr>(Value)) {
         Facts.GridSizes.push_back(Value);
       }
@@ -935,32 +932,35 @@ ConfigFacts analyzeConfig(const Expr *ConfigArg, ASTContext &Context) {
             AddInit(Use.Value);
             if (!isa<InitListExpr>(Use.Value->IgnoreImplicit()))
               Unknown = true;
-          } else if (isPath(Steps, {"attrs"})) {
+          } else if (isPath(Steps, {LaunchConfigField::Attrs})) {
             AttrsSet = true;
             AttrsValues.push_back(Use.Value);
-          } else if (isPath(Steps, {"numAttrs"})) {
+          } else if (isPath(Steps, {LaunchConfigField::NumAttrs})) {
             AddNumAttrs(Use.Value);
-          } else if (isPath(Steps, {"gridDim"}) ||
+          } else if (isPath(Steps, {LaunchConfigField::GridDim}) ||
                      (Steps.size() == 2 &&
                       isPath(Path(Steps.begin(), Steps.begin() + 1),
-                             {"gridDim"}))) {
+                             {LaunchConfigField::GridDim}))) {
             // config.gridDim, or one of its x, y, z.
             Facts.GridSizes.push_back(Use.Value);
           } else if (Steps.size() >= 2 &&
                      isPath(Path(Steps.begin(), Steps.begin() + 2),
-                            {"attrs", "->"})) {
+                            {LaunchConfigField::Attrs,
+                             PathPattern(PathPattern::Deref)})) {
             addAttributeWrite(ThroughConfig, Use,
                               llvm::ArrayRef<PathStep>(Steps).drop_front(2), 0);
           }
           return;
         case UseKind::CompoundWrite:
-          if (isPath(Steps, {"numAttrs"}))
+          if (isPath(Steps, {LaunchConfigField::NumAttrs}))
             NumAttrsUnknown = true;
           else if (!Steps.empty() && Steps[0].K == PathStep::Field &&
-                   isNamed(Steps[0].Member, "gridDim"))
+                   isLaunchConfigField(Steps[0].Member,
+                                       LaunchConfigField::GridDim))
             Facts.GridSizes.push_back(Use.Value);
           else if (!Steps.empty() && Steps[0].K == PathStep::Field &&
-                   (isNamed(Steps[0].Member, "attrs")))
+                   isLaunchConfigField(Steps[0].Member,
+                                       LaunchConfigField::Attrs))
             Unknown = true;
           return;
         case UseKind::AddressToCall: {
@@ -1031,16 +1031,24 @@ std::optional<KernelLaunch> asKernelLaunch(const CallExpr *Call,
         Launch.GridSizes.push_back(Config->getArg(0));
     return Launch;
   }
-  llvm::StringRef Name = runtimeName(Call->getDirectCallee());
-  if (Name.empty())
-    return std::nullopt;
-  auto Form = llvm::StringSwitch<std::optional<LaunchForm>>(Name)
-                  .Case("cudaLaunchKernel", LaunchForm::LaunchKernel)
-                  .Case("cudaLaunchKernelEx", LaunchForm::LaunchKernelEx)
-                  .Case("cudaLaunchKernelExC", LaunchForm::LaunchKernelExC)
-                  .Case("cudaLaunchCooperativeKernel",
-                        LaunchForm::LaunchCooperativeKernel)
-                  .Default(std::nullopt);
+  std::optional<LaunchForm> Form;
+  if (std::optional<RuntimeLaunch> Runtime =
+          runtimeLaunchOf(Call->getDirectCallee())) {
+    switch (*Runtime) {
+    case RuntimeLaunch::LaunchKernel:
+      Form = LaunchForm::LaunchKernel;
+      break;
+    case RuntimeLaunch::LaunchKernelEx:
+      Form = LaunchForm::LaunchKernelEx;
+      break;
+    case RuntimeLaunch::LaunchKernelExC:
+      Form = LaunchForm::LaunchKernelExC;
+      break;
+    case RuntimeLaunch::LaunchCooperativeKernel:
+      Form = LaunchForm::LaunchCooperativeKernel;
+      break;
+    }
+  }
   if (!Form || Call->getNumArgs() < 2)
     return std::nullopt;
   Launch.Form = *Form;
@@ -1179,7 +1187,7 @@ public:
       return T;
     }
     if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-      if (isNamed(Member->getMemberDecl(), "multiProcessorCount")) {
+      if (isMultiProcessorCountField(Member->getMemberDecl())) {
         T.Flags = FromSMCount;
         return T;
       }
@@ -1273,21 +1281,17 @@ private:
     if (!Callee || !Callee->getIdentifier() || !Use.Steps.empty())
       return Opaque;
     llvm::StringRef Name = Callee->getName();
-    if (Name.starts_with("cudaOccupancyMaxActiveBlocksPerMultiprocessor") ||
-        Name.starts_with("cuOccupancyMaxActiveBlocksPerMultiprocessor"))
-      return Use.Arg == 0 ? FromOccupancy : Opaque;
-    if (Name.starts_with("cudaOccupancyMaxPotentialBlockSize") ||
-        Name.starts_with("cuOccupancyMaxPotentialBlockSize")) {
+    if (std::optional<OccupancyQuery> Query = occupancyQueryOf(Name)) {
+      if (*Query == OccupancyQuery::MaxActiveBlocksPerMultiprocessor)
+        return Use.Arg == 0 ? FromOccupancy : Opaque;
       if (Use.Arg == 0)
         return FromOccupancy;           // the minimum grid for full occupancy
       return Use.Arg == 1 ? 0 : Opaque; // the block size: no bound
     }
-    if ((Name == "cudaDeviceGetAttribute" || Name == "cuDeviceGetAttribute") &&
-        Use.Arg == 0 && Use.Call->getNumArgs() > 1) {
+    if (isDeviceGetAttributeName(Name) && Use.Arg == 0 &&
+        Use.Call->getNumArgs() > 1) {
       const auto *Ref = dyn_cast<DeclRefExpr>(strip(Use.Call->getArg(1)));
-      if (Ref &&
-          (isNamed(Ref->getDecl(), "cudaDevAttrMultiProcessorCount") ||
-           isNamed(Ref->getDecl(), "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT")))
+      if (Ref && isMultiProcessorCountAttribute(Ref->getDecl()))
         return FromSMCount;
     }
     if (Name == "memset")

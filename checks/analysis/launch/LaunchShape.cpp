@@ -38,7 +38,7 @@ uint64_t powerOfTwoPart(uint64_t V) {
 bool isDim3(QualType T) {
   if (const CXXRecordDecl *Record =
           T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl())
-    return Record->getName() == "dim3";
+    return isDim3Record(Record);
   return false;
 }
 
@@ -216,11 +216,7 @@ bool isOccupancyBlockSizeCall(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !Callee->getIdentifier())
     return false;
-  llvm::StringRef Name = Callee->getName();
-  return Name == "cudaOccupancyMaxPotentialBlockSize" ||
-         Name == "cudaOccupancyMaxPotentialBlockSizeVariableSMem" ||
-         Name == "cudaOccupancyMaxPotentialBlockSizeWithFlags" ||
-         Name == "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags";
+  return isRuntimeBlockSizeSearch(Callee->getName());
 }
 
 /// The first size such a call tries is the smallest of its limit, the
@@ -915,11 +911,11 @@ componentWrite(const Stmt *S, const VarDecl *Var) {
   const auto *Base = dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParens());
   if (!Base || Base->getDecl() != Var || !Member->getMemberDecl()->getIdentifier())
     return std::nullopt;
-  llvm::StringRef Name = Member->getMemberDecl()->getName();
-  unsigned Dim = Name == "x" ? 0 : Name == "y" ? 1 : Name == "z" ? 2 : 3;
-  if (Dim == 3)
+  std::optional<unsigned> Dim =
+      dimComponentIndex(Member->getMemberDecl()->getName());
+  if (!Dim)
     return std::nullopt;
-  return std::make_pair(Dim, RHS);
+  return std::make_pair(*Dim, RHS);
 }
 
 /// A statement control may enter other than from its start.

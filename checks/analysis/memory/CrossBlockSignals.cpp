@@ -73,7 +73,7 @@ void CrossBlockSignalAnalysis::Impl::run() {
     bool Found = false;
     bool VisitCallExpr(CallExpr *Call) {
       llvm::StringRef Name = calleeName(Call);
-      Found |= Name.starts_with("atomic") || isa<CXXMemberCallExpr>(Call);
+      Found |= hasAtomicPrefix(Name) || isa<CXXMemberCallExpr>(Call);
       return !Found;
     }
     bool VisitGCCAsmStmt(GCCAsmStmt *) {

@@ -54,6 +54,8 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_CROSSBLOCKSIGNALS_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_CROSSBLOCKSIGNALS_H
 
+#include "checks/analysis/api/CudaBuiltins.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
@@ -71,10 +73,7 @@ namespace clang::tidy::cuda::analysis {
 
 class FactQueries;
 
-/// The memory orders of the C++ and PTX models, weakest first.
-enum class MemoryOrder { Relaxed, Consume, Acquire, Release, AcqRel, SeqCst };
-/// The thread scopes of libcu++ / PTX (.cta, .gpu, .sys).
-enum class ThreadScope { Thread, Block, Device, System };
+// MemoryOrder and ThreadScope are the API model's (api/CudaBuiltins.h).
 
 llvm::StringRef memoryOrderName(MemoryOrder O);
 llvm::StringRef threadScopeName(ThreadScope S);

@@ -23,34 +23,7 @@ namespace clang::tidy::cuda::analysis {
 
 using namespace crossblock;
 
-namespace {
-
-/// The enumerator of \p T (an enum) with value \p V, lower-cased name.
-std::string enumeratorName(QualType T, int64_t V) {
-  if (const auto *ET = T->getAs<EnumType>())
-    if (const EnumDecl *ED = ET->getDecl()->getDefinition())
-      for (const EnumConstantDecl *C : ED->enumerators())
-        if (C->getInitVal().getSExtValue() == V)
-          return C->getName().lower();
-  return {};
-}
-
-} // namespace
-
 namespace crossblock {
-
-/// The namespaces around \p D, innermost first ("std", "__4", "cuda").
-bool inCudaNamespace(const Decl *D, bool &Std) {
-  Std = false;
-  bool Cuda = false;
-  for (const DeclContext *Ctx = D->getDeclContext(); Ctx;
-       Ctx = Ctx->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(Ctx)) {
-      Std |= NS->getName() == "std";
-      Cuda |= NS->getName() == "cuda";
-    }
-  return Cuda;
-}
 
 std::optional<MemoryOrder> orderOf(const Expr *E, const ASTContext &Ctx) {
   if (!E)
@@ -60,47 +33,7 @@ std::optional<MemoryOrder> orderOf(const Expr *E, const ASTContext &Ctx) {
   Expr::EvalResult R;
   if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
     return std::nullopt;
-  std::string Name = enumeratorName(E->getType(), R.Val.getInt().getSExtValue());
-  if (Name.empty()) // libcu++: relaxed, consume, acquire, release, acq_rel, seq_cst
-    switch (R.Val.getInt().getSExtValue()) {
-    case 0: return MemoryOrder::Relaxed;
-    case 1: return MemoryOrder::Consume;
-    case 2: return MemoryOrder::Acquire;
-    case 3: return MemoryOrder::Release;
-    case 4: return MemoryOrder::AcqRel;
-    default: return MemoryOrder::SeqCst;
-    }
-  llvm::StringRef N(Name);
-  if (N.contains("relaxed"))
-    return MemoryOrder::Relaxed;
-  if (N.contains("consume"))
-    return MemoryOrder::Consume;
-  if (N.contains("acq_rel"))
-    return MemoryOrder::AcqRel;
-  if (N.contains("acquire"))
-    return MemoryOrder::Acquire;
-  if (N.contains("release"))
-    return MemoryOrder::Release;
-  return MemoryOrder::SeqCst;
-}
-
-std::optional<ThreadScope> scopeFromValue(QualType T, int64_t V) {
-  std::string Name = enumeratorName(T, V);
-  llvm::StringRef N(Name);
-  if (N.contains("block"))
-    return ThreadScope::Block;
-  if (N.contains("device"))
-    return ThreadScope::Device;
-  if (N.contains("system"))
-    return ThreadScope::System;
-  if (N.contains("thread"))
-    return ThreadScope::Thread;
-  switch (V) { // libcu++'s __ATOMIC_SYSTEM/DEVICE/BLOCK/THREAD
-  case 0: return ThreadScope::System;
-  case 1: return ThreadScope::Device;
-  case 2: return ThreadScope::Block;
-  default: return ThreadScope::Thread;
-  }
+  return memoryOrderOfValue(E->getType(), R.Val.getInt().getSExtValue());
 }
 
 AsmFacts asmFacts(const GCCAsmStmt *Asm) {
@@ -139,57 +72,17 @@ const ValueDecl *fieldOf(const Expr *E) {
 
 namespace {
 
-/// A global atomic builtin: its scope by suffix.
+/// A global atomic builtin (atomicFunctionScope): its scope.
 std::optional<ThreadScope> atomicBuiltinScope(const CallExpr *Call,
                                               llvm::StringRef &Name) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || isa<CXXMethodDecl>(FD) || Call->getNumArgs() < 2)
     return std::nullopt;
   Name = calleeName(Call);
-  llvm::StringRef Stem = Name;
-  ThreadScope Scope = ThreadScope::Device;
-  if (Stem.consume_back("_block"))
-    Scope = ThreadScope::Block;
-  else if (Stem.consume_back("_system"))
-    Scope = ThreadScope::System;
-  static constexpr llvm::StringLiteral Atomics[] = {
-      "atomicAdd", "atomicSub", "atomicExch", "atomicMin",
-      "atomicMax", "atomicInc", "atomicDec", "atomicCAS",
-      "atomicAnd", "atomicOr",  "atomicXor"};
-  bool Known = llvm::is_contained(Atomics, Stem);
-  if (!Known || !Call->getArg(0)->getType()->isPointerType())
+  std::optional<ThreadScope> Scope = atomicFunctionScope(Name);
+  if (!Scope || !Call->getArg(0)->getType()->isPointerType())
     return std::nullopt;
   return Scope;
-}
-
-
-bool isMemoryOrderType(QualType T) {
-  const auto *ET = T.getCanonicalType()->getAs<EnumType>();
-  return ET && ET->getDecl()->getName().contains("memory_order");
-}
-
-/// `cuda::atomic_ref<T, S>`, `cuda::atomic<T, S>` and the cuda::std forms:
-/// the scope, or nothing for another type.
-std::optional<ThreadScope> atomicObjectScope(QualType T) {
-  T = T.getNonReferenceType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  const auto *RD = T->getAsCXXRecordDecl();
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec)
-    return std::nullopt;
-  llvm::StringRef Name = Spec->getName();
-  if (Name != "atomic_ref" && Name != "atomic")
-    return std::nullopt;
-  bool Std = false;
-  if (!inCudaNamespace(Spec, Std))
-    return std::nullopt;
-  const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  if (!Std && Args.size() >= 2 &&
-      Args[1].getKind() == TemplateArgument::Integral)
-    return scopeFromValue(Args[1].getIntegralType(),
-                          Args[1].getAsIntegral().getSExtValue());
-  return ThreadScope::System;
 }
 
 /// A relational comparison (<, <=, >, >=).
@@ -300,7 +193,7 @@ void CrossBlockSignalAnalysis::Impl::findAliases() {
         return I.pointerBase(Init);
       if (T->isReferenceType())
         return I.lvalueBase(Init);
-      if (atomicObjectScope(T)) {
+      if (libcuxxAtomicScope(T)) {
         // cuda::atomic_ref<int> r(*p): the location it refers to.
         const Expr *E = Init->IgnoreImplicit();
         if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
@@ -342,14 +235,12 @@ CrossBlockSignalAnalysis::Impl::asAtomic(const Stmt *S) const {
       return std::nullopt;
     // The method may be the base implementation's: the object as written.
     Object = Object->IgnoreImpCasts();
-    std::optional<ThreadScope> Scope = atomicObjectScope(Object->getType());
+    std::optional<ThreadScope> Scope = libcuxxAtomicScope(Object->getType());
     if (!Scope)
       return std::nullopt;
     llvm::StringRef Name = Method->getName();
-    bool Writes = Name == "store" || Name == "exchange" ||
-                  Name.starts_with("fetch_") ||
-                  Name.starts_with("compare_exchange");
-    if (!Writes)
+    std::optional<AtomicAccess> Access = atomicMemberAccess(Name);
+    if (!Access || *Access == AtomicAccess::Read)
       return std::nullopt;
     CrossBlockSignal Sig;
     Sig.K = CrossBlockSignal::AtomicRef;
@@ -421,9 +312,9 @@ CrossBlockSignalAnalysis::Impl::flagReadOrigin(const Expr *E) const {
       Object = Object->IgnoreImpCasts();
     const CXXMethodDecl *Method = Member->getMethodDecl();
     if (Object && Method && Method->getDeclName().isIdentifier() &&
-        (Method->getName() == "load" || Method->getName() == "wait"))
+        atomicMemberAccess(Method->getName()) == AtomicAccess::Read)
       if (std::optional<ThreadScope> Scope =
-              atomicObjectScope(Object->getType())) {
+              libcuxxAtomicScope(Object->getType())) {
         MemoryOrder O = MemoryOrder::SeqCst;
         for (const Expr *Arg : Member->arguments())
           if (isMemoryOrderType(Arg->getType())) {
@@ -442,8 +333,9 @@ CrossBlockSignalAnalysis::Impl::flagReadOrigin(const Expr *E) const {
       }
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    llvm::StringRef Name = calleeName(Call);
-    if ((Name == "__ldcg" || Name == "__ldcv" || Name == "__ldlu") &&
+    std::optional<CacheHintedAccess> Hinted =
+        cacheHintedAccess(calleeName(Call));
+    if (Hinted && !Hinted->IsStore && Hinted->BypassesL1 &&
         Call->getNumArgs() == 1)
       if (const ValueDecl *Base = pointerBase(Call->getArg(0)))
         return Origin{-1, Base, false, true, nullptr, E};
@@ -633,7 +525,7 @@ void CrossBlockSignalAnalysis::Impl::findWaits(const CFG &Cfg) {
     if (!S)
       return false;
     if (const auto *Call = dyn_cast<CallExpr>(S);
-        Call && calleeName(Call).starts_with("atomicCAS") &&
+        Call && isAtomicCasName(calleeName(Call)) &&
         Call->getNumArgs() == 3) {
       Expr::EvalResult R;
       if (Call->getArg(1)->isValueDependent() ||
@@ -671,8 +563,7 @@ void CrossBlockSignalAnalysis::Impl::findWaits(const CFG &Cfg) {
         // `if (amLast)`. A bound (`next < end`) hands out work; a CAS tested
         // for its expected value claims a slot.
         const CrossBlockSignal &C = Candidates[O.Candidate];
-        if (llvm::StringRef(C.Name).starts_with("atomicCAS") ||
-            llvm::StringRef(C.Name).starts_with("compare_exchange"))
+        if (isAtomicCasName(C.Name) || isCompareExchangeName(C.Name))
           continue;
         bool Bound = false;
         for (const Stmt *S = O.Found; S; S = Parents->getParent(S)) {

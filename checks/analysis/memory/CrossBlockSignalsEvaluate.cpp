@@ -92,8 +92,7 @@ CrossBlockSignalAnalysis::Impl::calleeFacts(const FunctionDecl *Callee,
       return true;
     }
     bool VisitCallExpr(CallExpr *Call) {
-      llvm::StringRef Name = calleeName(Call);
-      if (Name == "__threadfence" || Name == "__threadfence_system") {
+      if (threadFenceScope(calleeName(Call)) >= ThreadScope::Device) {
         F.Fence = true;
         return true;
       }
@@ -135,7 +134,7 @@ bool CrossBlockSignalAnalysis::Impl::mentionsThreadIdx(const Stmt *S,
           V && V->hasLocalStorage() && V->getInit())
         return mentionsThreadIdx(V->getInit(), Depth + 1);
     if (const auto *Call = dyn_cast<CallExpr>(E))
-      if (llvm::StringRef(calleeName(Call)).contains("thread_rank"))
+      if (mentionsThreadRank(calleeName(Call)))
         return true;
   }
   return llvm::any_of(S->children(), [&](const Stmt *Child) {
@@ -286,25 +285,26 @@ void CrossBlockSignalAnalysis::Impl::classify(const CFG &Cfg) {
       if (!Call)
         continue;
       llvm::StringRef Name = calleeName(Call);
-      if (Name == "__threadfence" || Name == "__threadfence_system") {
+      if (threadFenceScope(Name) >= ThreadScope::Device) {
         AddFence(S, Name, true, true);
         continue;
       }
-      if (Name == "atomic_thread_fence" && Call->getDirectCallee()) {
-        bool Std = false;
-        if (!inCudaNamespace(Call->getDirectCallee(), Std))
+      if (isAtomicThreadFenceName(Name) && Call->getDirectCallee()) {
+        std::optional<LibcuxxNamespace> Library =
+            libcuxxNamespaceOf(Call->getDirectCallee());
+        if (!Library)
           continue;
         MemoryOrder O = MemoryOrder::SeqCst;
         ThreadScope Sc = ThreadScope::System;
         if (Call->getNumArgs() >= 1)
           if (std::optional<MemoryOrder> OO = orderOf(Call->getArg(0), Ctx))
             O = *OO;
-        if (!Std && Call->getNumArgs() >= 2 &&
+        if (*Library == LibcuxxNamespace::Cuda && Call->getNumArgs() >= 2 &&
             !isa<CXXDefaultArgExpr>(Call->getArg(1))) {
           Expr::EvalResult R;
           if (Call->getArg(1)->EvaluateAsInt(R, Ctx))
-            Sc = *scopeFromValue(Call->getArg(1)->getType(),
-                                 R.Val.getInt().getSExtValue());
+            Sc = *threadScopeOfValue(Call->getArg(1)->getType(),
+                                     R.Val.getInt().getSExtValue());
         }
         if (Sc < ThreadScope::Device)
           continue;
@@ -314,25 +314,20 @@ void CrossBlockSignalAnalysis::Impl::classify(const CFG &Cfg) {
         AddFence(S, "atomic_thread_fence", Probe.releases(), Probe.acquires());
         continue;
       }
-      if (Name == "__ldcg" || Name == "__ldcv" || Name == "__ldlu" ||
-          Name == "__ldg" || Name == "__ldca" || Name == "__ldcs") {
+      std::optional<CacheHintedAccess> Hinted = cacheHintedAccess(Name);
+      if (Hinted && !Hinted->IsStore) {
         if (Call->getNumArgs() == 1)
-          AddRead(S, pointerBase(Call->getArg(0)),
-                  Name == "__ldcg" || Name == "__ldcv" || Name == "__ldlu");
+          AddRead(S, pointerBase(Call->getArg(0)), Hinted->BypassesL1);
         continue;
       }
-      if ((Name == "__stcg" || Name == "__stcs" || Name == "__stwt" ||
-           Name == "__stwb") &&
-          Call->getNumArgs() == 2) {
+      if (Hinted && Hinted->IsStore && Call->getNumArgs() == 2) {
         AddStore(S, pointerBase(Call->getArg(0)), false);
         continue;
       }
       if (std::optional<BarrierCall> Barrier = asBarrierCall(Call)) {
         if (Barrier->BarrierScope == Scope::Grid)
           AddFence(S, Barrier->Spelling, true, true);
-        if (!Barrier->Spelling.empty() &&
-            (llvm::StringRef(Barrier->Spelling).contains("arrive") &&
-             !llvm::StringRef(Barrier->Spelling).contains("wait")))
+        if (Barrier->Part == BarrierPart::Arrive)
           continue;
         Found.push_back({S, {Event::Barrier, 0}});
         continue;

@@ -43,15 +43,9 @@ namespace crossblock {
 
 // --- helpers the phases share (defined in CrossBlockSignalsCollect.cpp) -----
 
-/// The namespaces around \p D, innermost first ("std", "__4", "cuda").
-bool inCudaNamespace(const Decl *D, bool &Std);
-
 /// The memory order \p E (an argument of an atomic or a fence) names;
 /// seq_cst for a defaulted argument.
 std::optional<MemoryOrder> orderOf(const Expr *E, const ASTContext &Ctx);
-
-/// The thread scope the enumerator of \p T with value \p V names.
-std::optional<ThreadScope> scopeFromValue(QualType T, int64_t V);
 
 /// What an inline-assembly statement does, as far as this analysis cares.
 struct AsmFacts {

@@ -280,7 +280,7 @@ void GlobalAccessAnalysis::Impl::collect() {
     addAccess(*K, E, std::move(Off));
   }
   for (const CallExpr *Call : S.Calls) {
-    if (!isWmma(Call->getDirectCallee(), "store_matrix_sync") ||
+    if (!isWmmaStoreMatrixSync(Call->getDirectCallee()) ||
         Call->getNumArgs() < 3)
       continue;
     Offset Off;
@@ -310,12 +310,9 @@ void GlobalAccessAnalysis::Impl::collect() {
     T.Ldm = Call->getArg(2);
     if (Call->getNumArgs() >= 4)
       if (const auto *Ref = dyn_cast<DeclRefExpr>(
-              Call->getArg(3)->IgnoreParenImpCasts())) {
-        if (Ref->getDecl()->getName() == "mem_row_major")
-          T.RowMajor = true;
-        else if (Ref->getDecl()->getName() == "mem_col_major")
-          T.RowMajor = false;
-      }
+              Call->getArg(3)->IgnoreParenImpCasts()))
+        if (std::optional<WmmaLayout> Layout = wmmaLayoutOf(Ref->getDecl()))
+          T.RowMajor = *Layout == WmmaLayout::RowMajor;
     if (T.M == 0 || T.N == 0 || T.M > 64 || T.N > 64)
       continue;
     addAccess(MemoryAccess::TileStore, Call, std::move(Off), T);

@@ -70,17 +70,6 @@ inline bool isSharedVar(const VarDecl *V) {
   return V && V->hasAttr<CUDASharedAttr>() && !V->getType()->isReferenceType();
 }
 
-/// nvcuda::wmma::<Name>.
-inline bool isWmma(const FunctionDecl *F, llvm::StringRef Name) {
-  if (!F || !F->getIdentifier() || F->getName() != Name)
-    return false;
-  const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext());
-  if (!NS || NS->getName() != "wmma")
-    return false;
-  const auto *Outer = dyn_cast<NamespaceDecl>(NS->getDeclContext());
-  return Outer && Outer->getName() == "nvcuda";
-}
-
 /// The byte offset of a pointer from its base, as terms to evaluate.
 struct Offset {
   const ValueDecl *Base = nullptr;

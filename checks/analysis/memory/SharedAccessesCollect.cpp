@@ -243,7 +243,7 @@ void SharedAccessAnalysis::Impl::classifyUse(SharedAccess &A,
     const auto *Call = dyn_cast_or_null<CallExpr>(Arg);
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
     if (!Callee || !Callee->getIdentifier() ||
-        !Callee->getName().starts_with("atomic") || Call->getNumArgs() == 0 ||
+        !hasAtomicPrefix(Callee->getName()) || Call->getNumArgs() == 0 ||
         Call->getArg(0)->IgnoreParenImpCasts() != AddrOf) {
       Untracked.insert(Var);
       return;

@@ -51,13 +51,10 @@ SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const ThreadEnv &En) {
     const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
     if (!Field || !Field->getIdentifier() || Member->isArrow())
       return std::nullopt;
-    Dim = llvm::StringSwitch<unsigned>(Field->getName())
-              .Case("x", 0)
-              .Case("y", 1)
-              .Case("z", 2)
-              .Default(3);
-    if (Dim == 3)
+    std::optional<unsigned> Component = dimComponentIndex(Field->getName());
+    if (!Component)
       return std::nullopt;
+    Dim = *Component;
     E = Member->getBase()->IgnoreParenImpCasts();
     if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
       E = Temporary->getSubExpr()->IgnoreParenImpCasts();
@@ -67,24 +64,26 @@ SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const ThreadEnv &En) {
   if (!Callee || !Callee->getIdentifier() ||
       !isInCooperativeGroupsNamespace(Callee))
     return std::nullopt;
-  llvm::StringRef Name = Callee->getName();
   // The group: the object of a member call (CUDA 13 makes thread_rank() and
   // its kin static members, called through a member expression), or the
   // argument of cg::thread_rank(g) / cg::group_size(g).
   const Expr *Object = nullptr;
   bool Arrow = false;
+  std::optional<GroupQuery> Query;
   if (const auto *Through =
           dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts())) {
     if (Call->getNumArgs() != 0)
       return std::nullopt;
     Object = Through->getBase();
     Arrow = Through->isArrow();
+    Query = groupMemberQuery(Callee->getName());
   } else if (!isa<CXXMethodDecl>(Callee) && Call->getNumArgs() == 1 &&
-             Dim == 3 && (Name == "thread_rank" || Name == "group_size")) {
-    Object = Call->getArg(0);
-    Name = Name == "group_size" ? "num_threads" : "thread_rank";
+             Dim == 3) {
+    Query = groupFunctionQuery(Callee->getName());
+    if (Query)
+      Object = Call->getArg(0);
   }
-  if (!Object)
+  if (!Object || !Query)
     return std::nullopt;
   QualType Type = Object->IgnoreParenImpCasts()->getType();
   if (Arrow)
@@ -98,16 +97,15 @@ SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const ThreadEnv &En) {
   int64_t Size = static_cast<int64_t>(B[0]) * B[1] * B[2];
   IndexValue L;
   if (Dim < 3) {
-    if (*Kind == GroupKind::ThreadBlock && Name == "thread_index") {
+    if (*Kind == GroupKind::ThreadBlock && *Query == GroupQuery::ThreadIndex) {
       L.Constant = T[Dim];
       return L;
     }
-    if (*Kind == GroupKind::ThreadBlock &&
-        (Name == "dim_threads" || Name == "group_dim")) {
+    if (*Kind == GroupKind::ThreadBlock && *Query == GroupQuery::DimThreads) {
       L.Constant = B[Dim];
       return L;
     }
-    if (*Kind == GroupKind::GridGroup && Name == "thread_index") {
+    if (*Kind == GroupKind::GridGroup && *Query == GroupQuery::ThreadIndex) {
       L = IndexValue::symbol(Eval.builtinSymbol(BuiltinIndexRead::BlockIdx, Dim));
       L.scale(B[Dim]);
       L.Constant = T[Dim];
@@ -115,8 +113,8 @@ SharedAccessAnalysis::Impl::groupIndex(const Expr *E, const ThreadEnv &En) {
     }
     return std::nullopt;
   }
-  bool IsSize = Name == "num_threads" || Name == "size";
-  if (Name != "thread_rank" && !IsSize)
+  bool IsSize = *Query == GroupQuery::NumThreads;
+  if (*Query != GroupQuery::ThreadRank && !IsSize)
     return std::nullopt;
   if (*Kind == GroupKind::ThreadBlock) {
     L.Constant = IsSize ? Size : Rank;

@@ -49,6 +49,8 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_ASYNCCOPIES_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_ASYNCCOPIES_H
 
+#include "checks/analysis/api/CudaBuiltins.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <memory>
@@ -68,13 +70,9 @@ namespace clang::tidy::cuda::analysis {
 
 class FactQueries;
 
-/// Which API made an asynchronous copy, which decides what completes it.
-enum class AsyncCopyApi {
-  CooperativeGroups, ///< cg::memcpy_async(group, dst, src, size)
-  CudaPipeline,      ///< cuda::memcpy_async(..., pipeline)
-  CudaBarrier,       ///< cuda::memcpy_async(..., barrier)
-  Primitive,         ///< __pipeline_memcpy_async(dst, src, size)
-};
+// The API of the copies, the waits and the commits (AsyncCopyApi,
+// AsyncWait, asAsyncWait, isAsyncCommit) is the API model's
+// (api/CudaBuiltins.h).
 
 struct AsyncCopy {
   const CallExpr *Call = nullptr;
@@ -106,27 +104,8 @@ struct AsyncCopy {
   std::string Spelling;
 };
 
-/// What a wait completes.
-struct AsyncWait {
-  enum Kind {
-    All,        ///< every committed stage
-    KeepNewest, ///< all but the newest Keep stages
-    Oldest,     ///< the oldest stage
-    Barrier,    ///< the copies tied to a cuda::barrier
-  } K = All;
-  unsigned Keep = 0;
-  /// Completes only the calling thread's copies.
-  bool ThreadScope = false;
-  std::string Spelling;
-};
-
-/// The copy \p Call makes, or nullopt.
+/// The copy \p Call makes (asAsyncCopyCall), or nullopt.
 std::optional<AsyncCopy> asAsyncCopy(const CallExpr *Call, ASTContext &Ctx);
-/// The wait \p Call is, or nullopt.
-std::optional<AsyncWait> asAsyncWait(const CallExpr *Call);
-/// `pipe.producer_commit()`, `cuda::pipeline_producer_commit(pipe, bar)`,
-/// `__pipeline_commit()`.
-bool isAsyncCommit(const CallExpr *Call);
 
 /// An access to a copy's destination while the copy may be in flight.
 struct EarlyAccess {

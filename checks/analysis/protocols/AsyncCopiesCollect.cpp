@@ -1,9 +1,9 @@
 //===--- AsyncCopiesCollect.cpp - the copies, commits and waits of a function ===//
 //
 // The collect phase of the asynchronous-copy analysis (AsyncCopiesImpl.h):
-// the API model of the copies, commits and waits (cp.async, memcpy_async,
-// cuda::pipeline, TMA), where a pointer points, and the copies of one
-// function.
+// the copies of one function (what the API says about each call is the API
+// model's, api/CudaBuiltins.h), their sizes and promised alignments, and
+// where a pointer points.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,60 +15,6 @@ namespace clang::tidy::cuda::analysis {
 using namespace asynccopy;
 
 namespace asynccopy {
-
-/// The outermost namespace of \p D's context, or "".
-llvm::StringRef outermostNamespace(const Decl *D) {
-  llvm::StringRef Name;
-  for (const DeclContext *Ctx = D->getDeclContext(); Ctx;
-       Ctx = Ctx->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(Ctx))
-      Name = NS->getName();
-  return Name;
-}
-
-const CXXRecordDecl *recordOf(QualType T) {
-  T = T.getNonReferenceType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  return T->getAsCXXRecordDecl();
-}
-
-/// The record is cuda::<Name> (in any inline namespace of cuda).
-bool isCudaRecord(const CXXRecordDecl *Record, llvm::StringRef Name) {
-  return Record && Record->getName() == Name &&
-         outermostNamespace(Record) == "cuda";
-}
-
-/// The first integral template argument of a specialization.
-std::optional<llvm::APSInt>
-firstIntegralArgument(const TemplateArgumentList *Args) {
-  if (!Args)
-    return std::nullopt;
-  for (const TemplateArgument &Arg : Args->asArray())
-    if (Arg.getKind() == TemplateArgument::Integral)
-      return Arg.getAsIntegral();
-  return std::nullopt;
-}
-
-/// cuda::pipeline<cuda::thread_scope_thread>: its waits complete the calling
-/// thread's copies only. Read from the enumerator's name, not its value.
-bool isThreadScopePipeline(QualType T) {
-  const auto *Spec =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
-  if (!Spec || Spec->getTemplateArgs().size() == 0)
-    return false;
-  const TemplateArgument &Arg = Spec->getTemplateArgs()[0];
-  if (Arg.getKind() != TemplateArgument::Integral)
-    return false;
-  const auto *Enum = Arg.getIntegralType()->getAs<EnumType>();
-  if (!Enum)
-    return false;
-  for (const EnumConstantDecl *Constant :
-       Enum->getDecl()->getDefinitionOrSelf()->enumerators())
-    if (llvm::APSInt::isSameValue(Constant->getInitVal(), Arg.getAsIntegral()))
-      return Constant->getName() == "thread_scope_thread";
-  return false;
-}
 
 std::optional<uint64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent())
@@ -223,77 +169,24 @@ std::optional<unsigned> misalignment(const Expr *E, unsigned Align,
   return static_cast<unsigned>(Offset % Align);
 }
 
-const FunctionDecl *calleeOf(const CallExpr *Call) {
-  return Call ? Call->getDirectCallee() : nullptr;
-}
-
-llvm::StringRef nameOf(const FunctionDecl *FD) {
-  if (!FD || !FD->getDeclName().isIdentifier())
-    return {};
-  return FD->getName();
-}
-
-/// The object of a member call, or the first argument of a free function.
-const Expr *receiverOf(const CallExpr *Call) {
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
-    return Member->getImplicitObjectArgument();
-  return Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
-}
-
 } // namespace asynccopy
 
 std::optional<AsyncCopy> asAsyncCopy(const CallExpr *Call, ASTContext &Ctx) {
-  const FunctionDecl *FD = calleeOf(Call);
-  llvm::StringRef Name = nameOf(FD);
+  std::optional<AsyncCopyCall> Api = asAsyncCopyCall(Call);
+  if (!Api)
+    return std::nullopt;
   AsyncCopy Copy;
   Copy.Call = Call;
-  int DestinationArg = -1;
-  int SourceArg = -1;
-  if (Name == "memcpy_async" && isInCooperativeGroupsNamespace(FD)) {
-    Copy.Api = AsyncCopyApi::CooperativeGroups;
-    Copy.Spelling = "cooperative_groups::memcpy_async";
-    DestinationArg = 1;
-    // (group, dst, src, size) or (group, dst, dstCount, src, srcCount).
-    SourceArg = Call->getNumArgs() == 5 ? 3 : 2;
-  } else if (Name == "memcpy_async" && outermostNamespace(FD) == "cuda") {
-    if (Call->getNumArgs() < 4)
-      return std::nullopt;
-    const CXXRecordDecl *Sync =
-        recordOf(Call->getArg(Call->getNumArgs() - 1)->getType());
-    if (isCudaRecord(Sync, "pipeline")) {
-      Copy.Api = AsyncCopyApi::CudaPipeline;
-      Copy.ThreadScope =
-          isThreadScopePipeline(Call->getArg(Call->getNumArgs() - 1)->getType());
-    } else if (Sync && Sync->getName() == "barrier") {
-      Copy.Api = AsyncCopyApi::CudaBarrier;
-    } else {
-      return std::nullopt;
-    }
-    Copy.Spelling = "cuda::memcpy_async";
-    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-      if (Call->getArg(I)->getType()->isPointerType()) {
-        DestinationArg = static_cast<int>(I);
-        SourceArg = static_cast<int>(I + 1);
-        break;
-      }
-  } else if (Name == "__pipeline_memcpy_async") {
-    Copy.Api = AsyncCopyApi::Primitive;
-    Copy.ThreadScope = true;
-    Copy.Spelling = "__pipeline_memcpy_async";
-    DestinationArg = 0;
-    SourceArg = 1;
-  } else {
-    return std::nullopt;
-  }
-  if (DestinationArg < 0 ||
-      static_cast<unsigned>(DestinationArg) >= Call->getNumArgs())
-    return std::nullopt;
-  Copy.Destination = Call->getArg(DestinationArg);
-  if (SourceArg >= 0 && static_cast<unsigned>(SourceArg) < Call->getNumArgs())
+  Copy.Api = Api->Api;
+  Copy.ThreadScope = Api->ThreadScope;
+  Copy.Spelling = Api->Spelling;
+  Copy.Destination = Call->getArg(Api->DestinationArg);
+  unsigned SourceArg = Api->SourceArg;
+  if (SourceArg < Call->getNumArgs())
     Copy.Source = Call->getArg(SourceArg);
   // The size follows the source: size_t, or cuda::aligned_size_t<N>(n).
-  unsigned SizeArg = static_cast<unsigned>(SourceArg) + 1;
-  if (SourceArg >= 0 && SizeArg < Call->getNumArgs()) {
+  unsigned SizeArg = SourceArg + 1;
+  if (SizeArg < Call->getNumArgs()) {
     const Expr *Size = Call->getArg(SizeArg)->IgnoreImplicit();
     if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Size))
       Size = Cast->getSubExpr()->IgnoreImplicit();
@@ -303,100 +196,10 @@ std::optional<AsyncCopy> asAsyncCopy(const CallExpr *Call, ASTContext &Ctx) {
     if (Size->getType()->isIntegerType())
       Copy.Bytes = constantOf(Size, Ctx);
   }
-  for (const Expr *Arg : Call->arguments()) {
-    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-        recordOf(Arg->getType()));
-    if (Spec && isCudaRecord(Spec, "aligned_size_t"))
-      if (std::optional<llvm::APSInt> N =
-              firstIntegralArgument(&Spec->getTemplateArgs()))
-        Copy.PromisedAlignment = static_cast<unsigned>(N->getZExtValue());
-  }
+  for (const Expr *Arg : Call->arguments())
+    if (std::optional<unsigned> N = alignedSizeAlignment(Arg->getType()))
+      Copy.PromisedAlignment = *N;
   return Copy;
-}
-
-std::optional<AsyncWait> asAsyncWait(const CallExpr *Call) {
-  const FunctionDecl *FD = calleeOf(Call);
-  llvm::StringRef Name = nameOf(FD);
-  if (Name.empty())
-    return std::nullopt;
-  AsyncWait Wait;
-  if (isInCooperativeGroupsNamespace(FD) && !isa<CXXMemberCallExpr>(Call)) {
-    if (Name == "wait") {
-      Wait.Spelling = "cooperative_groups::wait";
-      return Wait;
-    }
-    if (Name == "wait_prior") {
-      std::optional<llvm::APSInt> N =
-          firstIntegralArgument(FD->getTemplateSpecializationArgs());
-      if (!N)
-        return std::nullopt;
-      Wait.K = AsyncWait::KeepNewest;
-      Wait.Keep = static_cast<unsigned>(N->getZExtValue());
-      Wait.Spelling =
-          "cooperative_groups::wait_prior<" + std::to_string(Wait.Keep) + ">";
-      return Wait;
-    }
-    return std::nullopt;
-  }
-  if (Name == "__pipeline_wait_prior") {
-    Wait.ThreadScope = true;
-    Wait.Spelling = "__pipeline_wait_prior";
-    if (Call->getNumArgs() == 1)
-      if (std::optional<uint64_t> N =
-              constantOf(Call->getArg(0), FD->getASTContext())) {
-        Wait.K = *N == 0 ? AsyncWait::All : AsyncWait::KeepNewest;
-        Wait.Keep = static_cast<unsigned>(*N);
-        Wait.Spelling += "(" + std::to_string(*N) + ")";
-      }
-    // A wait count known only at run time: taken as a full wait.
-    return Wait;
-  }
-  if (outermostNamespace(FD) != "cuda")
-    return std::nullopt;
-  const Expr *Receiver = receiverOf(Call);
-  if (!Receiver)
-    return std::nullopt;
-  const CXXRecordDecl *Object = recordOf(Receiver->getType());
-  if (isCudaRecord(Object, "pipeline")) {
-    Wait.ThreadScope = isThreadScopePipeline(Receiver->getType());
-    if (isa<CXXMemberCallExpr>(Call) &&
-        (Name == "consumer_wait" || Name == "consumer_wait_for" ||
-         Name == "consumer_wait_until")) {
-      Wait.K = AsyncWait::Oldest;
-      Wait.Spelling = "cuda::pipeline::" + Name.str();
-      return Wait;
-    }
-    if (!isa<CXXMemberCallExpr>(Call) && Name == "pipeline_consumer_wait_prior") {
-      std::optional<llvm::APSInt> N =
-          firstIntegralArgument(FD->getTemplateSpecializationArgs());
-      if (!N)
-        return std::nullopt;
-      Wait.Keep = static_cast<unsigned>(N->getZExtValue());
-      Wait.K = Wait.Keep == 0 ? AsyncWait::All : AsyncWait::KeepNewest;
-      Wait.Spelling =
-          "cuda::pipeline_consumer_wait_prior<" + std::to_string(Wait.Keep) + ">";
-      return Wait;
-    }
-    return std::nullopt;
-  }
-  if (Object && Object->getName() == "barrier" && isa<CXXMemberCallExpr>(Call) &&
-      (Name == "arrive_and_wait" || Name == "wait")) {
-    Wait.K = AsyncWait::Barrier;
-    Wait.Spelling = "cuda::barrier::" + Name.str();
-    return Wait;
-  }
-  return std::nullopt;
-}
-
-bool isAsyncCommit(const CallExpr *Call) {
-  const FunctionDecl *FD = calleeOf(Call);
-  llvm::StringRef Name = nameOf(FD);
-  if (Name == "__pipeline_commit")
-    return true;
-  if (Name != "producer_commit" && Name != "pipeline_producer_commit")
-    return false;
-  const Expr *Receiver = receiverOf(Call);
-  return Receiver && isCudaRecord(recordOf(Receiver->getType()), "pipeline");
 }
 
 bool AsyncCopyAnalysis::Impl::calleeWaits(const FunctionDecl *Callee) {

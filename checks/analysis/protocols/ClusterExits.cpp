@@ -22,33 +22,8 @@
 
 namespace clang::tidy::cuda::analysis {
 
-namespace {
-
-bool inPtxNamespace(const Decl *D) {
-  // cuda::ptx (in any inline namespace of cuda).
-  bool Ptx = false;
-  llvm::StringRef Outer;
-  for (const DeclContext *Ctx = D->getDeclContext(); Ctx;
-       Ctx = Ctx->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(Ctx)) {
-      Ptx |= NS->getName() == "ptx";
-      Outer = NS->getName();
-    }
-  return Ptx && Outer == "cuda";
-}
-
-} // namespace
-
 bool isSharedRankMapping(const CallExpr *Call) {
-  llvm::StringRef Name = calleeName(Call);
-  if (Name == "__cluster_map_shared_rank")
-    return true;
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (Name == "map_shared_rank")
-    return isInCooperativeGroupsNamespace(FD);
-  if (Name == "mapa")
-    return inPtxNamespace(FD);
-  return false;
+  return Call && isClusterSharedRankMapping(Call->getDirectCallee());
 }
 
 namespace {
@@ -80,24 +55,24 @@ ClusterBarrierPart clusterBarrierPart(const Stmt *S) {
   const auto *Call = dyn_cast<CallExpr>(S);
   if (!Call)
     return ClusterBarrierPart::None;
-  llvm::StringRef Name = calleeName(Call);
-  if (const FunctionDecl *FD = Call->getDirectCallee(); FD && inPtxNamespace(FD)) {
-    if (Name.starts_with("barrier_cluster_arrive"))
-      return ClusterBarrierPart::Arrive;
-    if (Name.starts_with("barrier_cluster_wait"))
-      return ClusterBarrierPart::Wait;
-  }
+  if (std::optional<BarrierPart> Ptx =
+          ptxClusterBarrierPart(Call->getDirectCallee()))
+    return *Ptx == BarrierPart::Arrive ? ClusterBarrierPart::Arrive
+                                       : ClusterBarrierPart::Wait;
   std::optional<BarrierCall> Barrier = asBarrierCall(Call);
   if (!Barrier || Barrier->BarrierScope < Scope::Cluster)
     return ClusterBarrierPart::None;
   // A grid barrier holds every block of the grid, the cluster's too.
   if (Barrier->BarrierScope == Scope::Grid)
     return ClusterBarrierPart::Sync;
-  llvm::StringRef Spelling = Barrier->Spelling;
-  if (Spelling.contains("arrive"))
+  switch (Barrier->Part) {
+  case BarrierPart::Arrive:
     return ClusterBarrierPart::Arrive;
-  if (Spelling.contains("wait"))
+  case BarrierPart::Wait:
     return ClusterBarrierPart::Wait;
+  case BarrierPart::Whole:
+    return ClusterBarrierPart::Sync;
+  }
   return ClusterBarrierPart::Sync;
 }
 

@@ -1,8 +1,9 @@
 //===--- CooperativeGroupsTest.cpp - the group API's names ----------------===//
 //
 // The names of cooperative_groups the checks ask about: the partitions, the
-// ranks, the calls whose result every member shares, and the functions that
-// make the implicit handles.
+// ranks, the calls whose result every member shares, the queries a thread
+// makes about itself and its group, and the functions that make the
+// implicit handles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,28 @@ TEST(CooperativeGroups, RanksAndSharedResults) {
   EXPECT_TRUE(isGroupInvariantFunctionName("reduce"));
   EXPECT_FALSE(isGroupInvariantFunctionName("inclusive_scan"));
   EXPECT_FALSE(isGroupInvariantFunctionName("size"));
+}
+
+TEST(CooperativeGroups, GroupQueries) {
+  EXPECT_EQ(groupMemberQuery("thread_rank"), GroupQuery::ThreadRank);
+  EXPECT_EQ(groupMemberQuery("thread_index"), GroupQuery::ThreadIndex);
+  EXPECT_EQ(groupMemberQuery("num_threads"), GroupQuery::NumThreads);
+  EXPECT_EQ(groupMemberQuery("size"), GroupQuery::NumThreads);
+  EXPECT_EQ(groupMemberQuery("dim_threads"), GroupQuery::DimThreads);
+  EXPECT_EQ(groupMemberQuery("group_dim"), GroupQuery::DimThreads);
+  // group_size is the free function's name, not a member's.
+  for (const char *Name :
+       {"group_size", "meta_group_rank", "meta_group_size", "sync", ""})
+    EXPECT_FALSE(groupMemberQuery(Name).has_value()) << Name;
+  EXPECT_EQ(groupFunctionQuery("thread_rank"), GroupQuery::ThreadRank);
+  EXPECT_EQ(groupFunctionQuery("group_size"), GroupQuery::NumThreads);
+  for (const char *Name : {"num_threads", "size", "thread_index", "reduce"})
+    EXPECT_FALSE(groupFunctionQuery(Name).has_value()) << Name;
+
+  EXPECT_TRUE(mentionsThreadRank("thread_rank"));
+  EXPECT_TRUE(mentionsThreadRank("warp_thread_rank"));
+  EXPECT_FALSE(mentionsThreadRank("meta_group_rank"));
+  EXPECT_FALSE(mentionsThreadRank("thread_index"));
 }
 
 TEST(CooperativeGroups, ImplicitHandles) {
