@@ -8,6 +8,7 @@
 #include "checks/analysis/divergence/RoleSplits.h"
 #include "checks/analysis/memory/SharedExchange.h"
 #include "checks/DivergenceNotes.h"
+#include "checks/FindingsByCause.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/api/CudaBuiltins.h"
@@ -67,6 +68,7 @@ DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
           projectFlag(Options, "AssumeBlockDimXMultipleOf32",
                       BlockDimXMultipleOf32Option, false)),
       ReportPotential(Options.get("ReportPotential", false)),
+      GroupByCause(Options.get("GroupByCause", true)),
       Platforms(projectString(Options, "Platforms", PlatformsOption, "auto")) {}
 
 /// "auto", or a comma-separated list of "cuda" and "hip".
@@ -84,6 +86,7 @@ void DivergentBarrierCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AssumeBlockDimXMultipleOf32",
                 AssumeBlockDimXMultipleOf32);
   Options.store(Opts, "ReportPotential", ReportPotential);
+  Options.store(Opts, "GroupByCause", GroupByCause);
   Options.store(Opts, "Platforms", Platforms);
 }
 
@@ -277,49 +280,62 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       if ((Potential && !ReportPotential) ||
           !Reported.insert(Loc.getRawEncoding()).second)
         continue;
-      if (HangsUnderHip) {
-        diag(Loc, "'%0' is reached under control flow that diverges within "
-                  "the %1 (%2): the threads that %select{returned|leave the "
-                  "kernel}3 skip this barrier, a hang on AMD GPUs under HIP, "
-                  "where exited threads do not count as arrived (on NVIDIA "
-                  "since Volta it completes)")
-            << Barrier->Spelling << scopeName(Barrier->BarrierScope)
-            << analysis::divergenceKindName(Reason->Kind) << !Returned;
-        explainReason(*Reason, Barrier->BarrierScope, Ctx);
-        const HipPortability &P = portability(Ctx.getSourceManager());
-        if (P.Where.isValid())
-          diag(P.Where, "this code is also built for HIP: it %0 '%1'",
-               DiagnosticIDs::Note)
-              << (llvm::StringRef(P.What).starts_with("hip/") ? "includes"
-                                                              : "tests")
-              << P.What;
-        continue;
-      }
-      if (NoExchange && !Guard)
-        diag(Loc, "'%0' is reached under control flow that diverges within "
-                  "the %1 (%2); potential: the threads that %select{returned|"
-                  "skip it leave the kernel with no other barrier and}3 count "
-                  "as arrived, so this is a bug only if a surviving thread "
-                  "reads what an exited one should have written, which the "
-                  "tool does not see here")
-            << Barrier->Spelling << scopeName(Barrier->BarrierScope)
-            << analysis::divergenceKindName(Reason->Kind) << !Returned;
-      else if (Guard)
-        diag(Loc, "'%0' is reached under control flow that diverges within "
-                  "the %1 (%2); potential: only threads with threadIdx.%3 at "
-                  "or beyond '%4' return, so this is a bug only if the "
-                  "kernel is launched with a block wider than that in %3, "
-                  "which the tool does not see here")
-            << Barrier->Spelling << scopeName(Barrier->BarrierScope)
-            << analysis::divergenceKindName(Reason->Kind)
-            << std::string(1, Guard->Dimension)
-            << analysis::boundSpelling(*Guard, Ctx);
-      else
-        diag(Loc, "'%0' is reached under control flow that diverges within "
-                  "the %1 (%2)")
-            << Barrier->Spelling << scopeName(Barrier->BarrierScope)
-            << analysis::divergenceKindName(Reason->Kind);
-      explainReason(*Reason, Barrier->BarrierScope, Ctx);
+      // The tier decides which findings may stand for each other.
+      const unsigned Tier = HangsUnderHip ? 1 : (NoExchange && !Guard) ? 2
+                                               : Guard                  ? 3
+                                                                        : 0;
+      Causes.add(
+          *Reason, Tier, Loc, "'" + Barrier->Spelling + "'",
+          [this, &Ctx, Loc, Barrier = *Barrier, Reason = *Reason, Returned,
+           HangsUnderHip, NoExchange, Guard] {
+            if (HangsUnderHip) {
+              diag(Loc,
+                   "'%0' is reached under control flow that diverges within "
+                   "the %1 (%2): the threads that %select{returned|leave the "
+                   "kernel}3 skip this barrier, a hang on AMD GPUs under HIP, "
+                   "where exited threads do not count as arrived (on NVIDIA "
+                   "since Volta it completes)")
+                  << Barrier.Spelling << scopeName(Barrier.BarrierScope)
+                  << analysis::divergenceKindName(Reason.Kind) << !Returned;
+              explainReason(Reason, Barrier.BarrierScope, Ctx);
+              const HipPortability &P = portability(Ctx.getSourceManager());
+              if (P.Where.isValid())
+                diag(P.Where, "this code is also built for HIP: it %0 '%1'",
+                     DiagnosticIDs::Note)
+                    << (llvm::StringRef(P.What).starts_with("hip/")
+                            ? "includes"
+                            : "tests")
+                    << P.What;
+              return;
+            }
+            if (NoExchange && !Guard)
+              diag(Loc,
+                   "'%0' is reached under control flow that diverges within "
+                   "the %1 (%2); potential: the threads that %select{returned|"
+                   "skip it leave the kernel with no other barrier and}3 count "
+                   "as arrived, so this is a bug only if a surviving thread "
+                   "reads what an exited one should have written, which the "
+                   "tool does not see here")
+                  << Barrier.Spelling << scopeName(Barrier.BarrierScope)
+                  << analysis::divergenceKindName(Reason.Kind) << !Returned;
+            else if (Guard)
+              diag(Loc,
+                   "'%0' is reached under control flow that diverges within "
+                   "the %1 (%2); potential: only threads with threadIdx.%3 at "
+                   "or beyond '%4' return, so this is a bug only if the "
+                   "kernel is launched with a block wider than that in %3, "
+                   "which the tool does not see here")
+                  << Barrier.Spelling << scopeName(Barrier.BarrierScope)
+                  << analysis::divergenceKindName(Reason.Kind)
+                  << std::string(1, Guard->Dimension)
+                  << analysis::boundSpelling(*Guard, Ctx);
+            else
+              diag(Loc, "'%0' is reached under control flow that diverges "
+                        "within the %1 (%2)")
+                  << Barrier.Spelling << scopeName(Barrier.BarrierScope)
+                  << analysis::divergenceKindName(Reason.Kind);
+            explainReason(Reason, Barrier.BarrierScope, Ctx);
+          });
       continue;
     }
 
@@ -337,37 +353,46 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
         analysis::callSiteDivergence(*Divergence, Call, *Summary, Manager);
     if (!AtCall || !Reported.insert(Loc.getRawEncoding()).second)
       continue;
-    const analysis::BarrierSite &Site = *AtCall->Site;
-    diag(Loc, "call to '%0' reaches '%1' under control flow that diverges "
-              "within the %2 (%3)")
-        << calleeDisplayName(Call) << Site.Spelling
-        << scopeName(Site.BarrierScope)
-        << analysis::divergenceKindName(AtCall->Reason.Kind);
-    if (AtCall->Reason.Kind == DivergenceKind::ViaCall) {
-      if (const Expr *Arg = AtCall->Argument) {
-        diag(Arg->getBeginLoc(), "this argument is not uniform across the %0",
-             DiagnosticIDs::Note)
-            << scopeName(Site.BarrierScope);
-        auto [Via, Origin] = Divergence->explain(
-            Arg, analysis::Level::of(Site.BarrierScope));
-        if (Via && (Origin.Kind == OriginKind::HardwareIndex ||
-                    Origin.Kind == OriginKind::Intrinsic))
-          diag(Via->getLocation(), "'%0' depends on '%1'", DiagnosticIDs::Note)
-              << Via->getName() << quoteOrigin(Origin.Where, Ctx);
-      }
-      if (AtCall->Reason.Condition)
-        diag(AtCall->Reason.Condition->getBeginLoc(),
-             "this condition in '%0' depends on it", DiagnosticIDs::Note)
-            << (AtCall->Reason.Function
-                    ? AtCall->Reason.Function->getNameAsString()
-                    : calleeDisplayName(Call));
-    } else {
-      explainReason(AtCall->Reason, Site.BarrierScope, Ctx);
-    }
-    diag(beginOf(Site.Barrier), "'%0' is called here",
-         DiagnosticIDs::Note)
-        << Site.Spelling;
+    Causes.add(
+        AtCall->Reason, /*Tier=*/0, Loc,
+        "the call to '" + calleeDisplayName(Call) + "'",
+        [this, &Ctx, Divergence, Loc, Call, AtCall = *AtCall] {
+          const analysis::BarrierSite &Site = *AtCall.Site;
+          diag(Loc, "call to '%0' reaches '%1' under control flow that "
+                    "diverges within the %2 (%3)")
+              << calleeDisplayName(Call) << Site.Spelling
+              << scopeName(Site.BarrierScope)
+              << analysis::divergenceKindName(AtCall.Reason.Kind);
+          if (AtCall.Reason.Kind == DivergenceKind::ViaCall) {
+            if (const Expr *Arg = AtCall.Argument) {
+              diag(Arg->getBeginLoc(),
+                   "this argument is not uniform across the %0",
+                   DiagnosticIDs::Note)
+                  << scopeName(Site.BarrierScope);
+              auto [Via, Origin] = Divergence->explain(
+                  Arg, analysis::Level::of(Site.BarrierScope));
+              if (Via && (Origin.Kind == OriginKind::HardwareIndex ||
+                          Origin.Kind == OriginKind::Intrinsic))
+                diag(Via->getLocation(), "'%0' depends on '%1'",
+                     DiagnosticIDs::Note)
+                    << Via->getName() << quoteOrigin(Origin.Where, Ctx);
+            }
+            if (AtCall.Reason.Condition)
+              diag(AtCall.Reason.Condition->getBeginLoc(),
+                   "this condition in '%0' depends on it", DiagnosticIDs::Note)
+                  << (AtCall.Reason.Function
+                          ? AtCall.Reason.Function->getNameAsString()
+                          : calleeDisplayName(Call));
+          } else {
+            explainReason(AtCall.Reason, Site.BarrierScope, Ctx);
+          }
+          diag(beginOf(Site.Barrier), "'%0' is called here",
+               DiagnosticIDs::Note)
+              << Site.Spelling;
+        });
   }
+  Causes.emit(*this, Ctx.getSourceManager(), GroupByCause, "barrier",
+              "barriers");
 }
 
 } // namespace clang::tidy::cuda

@@ -11,6 +11,7 @@
 #ifndef CUDA_TIDY_CHECKS_DIVERGENTBARRIERCHECK_H
 #define CUDA_TIDY_CHECKS_DIVERGENTBARRIERCHECK_H
 
+#include "checks/FindingsByCause.h"
 #include "checks/UserFiles.h"
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/core/Uniformity.h"
@@ -74,9 +75,14 @@ private:
   /// where no surviving thread is seen reading what they should have
   /// written (the potential tier; off by default).
   const bool ReportPotential;
+  /// One finding per cause (FindingsByCause.h): the first barrier a
+  /// divergent branch reaches stands for the others (on by default).
+  const bool GroupByCause;
   /// Locations already reported: a template is checked once per
   /// instantiation, a barrier is reported once.
   llvm::DenseSet<unsigned> Reported;
+  /// The findings of the function being checked, until they are grouped.
+  FindingsByCause Causes;
 };
 
 } // namespace clang::tidy::cuda

@@ -1,6 +1,7 @@
 //===--- FullWarpMaskCheck.cpp - cuda-full-warp-mask ----------------------===//
 
 #include "checks/FullWarpMaskCheck.h"
+#include "checks/FindingsByCause.h"
 #include "checks/ProjectOptions.h"
 #include "checks/analysis/divergence/ExitedThreads.h"
 #include "checks/DivergenceNotes.h"
@@ -207,11 +208,14 @@ FullWarpMaskCheck::FullWarpMaskCheck(StringRef Name, ClangTidyContext *Context,
       ReportPotential(Options.get("ReportPotential", false)),
       AssumeBlockDimXMultipleOf32(
           projectFlag(Options, "AssumeBlockDimXMultipleOf32",
-                      BlockDimXMultipleOf32Option, false)) {}
+                      BlockDimXMultipleOf32Option, false)),
+      GroupByCause(Options.get("GroupByCause", true)) {}
 
 void FullWarpMaskCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  if (What == Report::Hazards)
+  if (What == Report::Hazards) {
     Options.store(Opts, "ReportPotential", ReportPotential);
+    Options.store(Opts, "GroupByCause", GroupByCause);
+  }
   Options.store(Opts, "AssumeBlockDimXMultipleOf32",
                 AssumeBlockDimXMultipleOf32);
 }
@@ -578,8 +582,20 @@ void FullWarpMaskCheck::onEndOfTranslationUnit() {
                 return SM.isBeforeInTranslationUnit(A->Loc, B->Loc);
               return A->Order < B->Order;
             });
-  for (const Pending *P : Ordered)
-    emit(*P);
+  // One finding per cause (FindingsByCause.h): the calls a divergent
+  // branch of the caller puts under it. A divergence inside a callee on an
+  // argument belongs to each call that passes it, and a convergence
+  // assumption has no branch: those stand alone.
+  FindingsByCause Causes;
+  for (const Pending *P : Ordered) {
+    analysis::DivergenceReason Cause;
+    if (P->Reason && P->K != Pending::Convergent && !P->ThroughArgument)
+      Cause = *P->Reason;
+    Causes.add(Cause, P->Potential ? 1 : 0, P->Loc,
+               "'" + P->Site.Intrinsic + "'", [this, P] { emit(*P); });
+  }
+  Causes.emit(*this, SM, GroupByCause && What == Report::Hazards,
+              "full-mask warp intrinsic", "full-mask warp intrinsics");
   Findings.clear();
 }
 

@@ -109,6 +109,9 @@ private:
   const bool ReportPotential;
   /// blockDim.x is a multiple of 32: threadIdx.y and .z are warp-uniform.
   const bool AssumeBlockDimXMultipleOf32;
+  /// One finding per cause (FindingsByCause.h; option GroupByCause, on by
+  /// default).
+  const bool GroupByCause;
 
   ASTContext *Ctx = nullptr;
   llvm::DenseMap<unsigned, Pending> Findings;

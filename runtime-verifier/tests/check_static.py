@@ -13,7 +13,9 @@ relative #include, so no -I is needed), reads the clang-style diagnostics
 
   violating / reference, static: flagged
       the case's check (static_check, default check) reports a finding on each
-      listed line of the file (each such line carries FLAGGED(<check>)).
+      listed line of the file (each such line carries FLAGGED(<check>)); a
+      line that a finding names as another site of its cause ("... is also
+      reached under it", one finding per cause) is reported by that finding.
   compliant / reference, static: clean
       no finding from any check in the file, other than those that another
       case of the same file expects (seeds/reductions.cu holds four kernels).
@@ -47,6 +49,10 @@ DIAG = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): "
                   r"(?P<sev>warning|error): (?P<msg>.*?) \[(?P<checks>[^\]]+)\]\s*$")
 
 
+GROUPED_SITE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): note: "
+                          r"(?P<msg>.* is also reached under it)\s*$")
+
+
 def as_list(v):
     if v is None:
         return []
@@ -71,7 +77,22 @@ def run_tidy(tidy, tidy_args, compile_args, path):
         return cmd, None, "timed out after 600 s", []
     text = p.stdout + p.stderr
     findings = []
+    last = None  # the last finding: a grouped site's note belongs to it
     for line in text.splitlines():
+        # One finding per cause (checks/FindingsByCause.h): the other sites a
+        # divergent condition puts under it are notes of the first finding,
+        # `file:line:col: note: '<call>' is also reached under it`. Each is
+        # reported, as part of that finding, at its own line.
+        n = GROUPED_SITE.match(line)
+        if n and last is not None:
+            npath = n.group("path")
+            if not os.path.isabs(npath):
+                npath = os.path.join(ROOT, npath)
+            findings.append(dict(last, path=os.path.realpath(npath),
+                                 line=int(n.group("line")), col=int(n.group("col")),
+                                 msg="(grouped under the finding at line %d) %s"
+                                     % (last["line"], n.group("msg"))))
+            continue
         m = DIAG.match(line)
         if not m:
             continue
@@ -84,6 +105,7 @@ def run_tidy(tidy, tidy_args, compile_args, path):
         findings.append({"path": os.path.realpath(fpath), "line": int(m.group("line")),
                          "col": int(m.group("col")), "check": checks[0],
                          "msg": m.group("msg"), "sev": m.group("sev")})
+        last = findings[-1]
     return cmd, p.returncode, text, findings
 
 

@@ -9,6 +9,10 @@ make it misbehave the ways check_static.py must catch:
   FAKE_TIDY_CHECKS=a,b                          what --list-checks prints
   FAKE_TIDY_HEADER=<line>:<check>               add a finding in the rv.cuh
                                                 beside the analyzed file
+  FAKE_TIDY_GROUP=<file-basename>               one finding per check in that
+                                                file: its other marked lines
+                                                are notes of the first (one
+                                                finding per cause)
 Nothing here says what cuda-tidy really reports: check_static.py run against
 the real tool does.
 """
@@ -40,15 +44,22 @@ def main(argv):
     drop = os.environ.get("FAKE_TIDY_DROP", "")
     extra = os.environ.get("FAKE_TIDY_EXTRA", "")
     header = os.environ.get("FAKE_TIDY_HEADER", "")
+    group = os.environ.get("FAKE_TIDY_GROUP", "")
     found = False
     for path in files:
         base = os.path.basename(path)
+        grouped = set()
         with open(path, encoding="utf-8") as f:
             for n, text in enumerate(f.read().split("\n"), 1):
                 for m in re.finditer(r"FLAGGED\((cuda-[a-z-]+)\)", text):
                     if drop == "%s:%d" % (base, n):
                         continue
                     col = len(text) - len(text.lstrip()) + 1
+                    if group == base and m.group(1) in grouped:
+                        print("%s:%d:%d: note: 'fake call' is also reached under it"
+                              % (path, n, col))
+                        continue
+                    grouped.add(m.group(1))
                     print("%s:%d:%d: warning: fake finding [%s]" % (path, n, col, m.group(1)))
                     found = True
         if extra.startswith(base + ":"):

@@ -36,7 +36,7 @@ class CheckStaticTest(unittest.TestCase):
     def run_check(self, env=None, extra_args=()):
         e = dict(os.environ)
         for k in ("FAKE_TIDY_DROP", "FAKE_TIDY_EXTRA", "FAKE_TIDY_CHECKS",
-                  "FAKE_TIDY_HEADER"):
+                  "FAKE_TIDY_HEADER", "FAKE_TIDY_GROUP"):
             e.pop(k, None)
         e.update(env or {})
         p = subprocess.run([sys.executable, CHECK_STATIC, "--cuda-tidy", self.tool]
@@ -51,6 +51,14 @@ class CheckStaticTest(unittest.TestCase):
                       "cases/barrier_branch.cu:21", out)
         self.assertIn("PASS barrier-branch-ok: no finding", out)
         self.assertIn("SKIP grid-coop-one-over", out)
+
+    def test_sites_grouped_under_one_finding_pass(self):
+        # One finding per cause: barrier_split.cu's second barrier is a note
+        # of the finding at the first.
+        rc, out = self.run_check({"FAKE_TIDY_GROUP": "barrier_split.cu"})
+        self.assertEqual(rc, 0, out)
+        self.assertIn("PASS barrier-split: [cuda-divergent-barrier] at "
+                      "cases/barrier_split.cu:19,22", out)
 
     def test_missing_finding_fails(self):
         rc, out = self.run_check({"FAKE_TIDY_DROP": "barrier_early_exit.cu:27"})

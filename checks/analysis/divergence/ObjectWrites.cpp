@@ -265,8 +265,9 @@ public:
         Root.isStorage(Value)) {
       ReturnsStorage = true;
       noteBase(Value); // `return *this`: no escape of `this` beyond it
-    } else
+    } else {
       Writes = true;
+    }
     return !Writes;
   }
 

@@ -41,11 +41,10 @@ __global__ void splitBarriers(int *out, int x) {
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition is not uniform across the block
     // CHECK-NOTES: :[[@LINE-5]]:7: note: 't' depends on 'threadIdx.x'
+    // CHECK-NOTES: :[[@LINE-5]]:7: note: the same divergence also reaches 1 more barrier; this finding stands for all of them (GroupByCause)
+    // CHECK-NOTES: :[[@LINE+2]]:5: note: '__syncthreads()' is also reached under it
   } else {
     __syncthreads();
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
-    // CHECK-NOTES: :[[@LINE-8]]:7: note: this condition is not uniform across the block
-    // CHECK-NOTES: :[[@LINE-10]]:7: note: 't' depends on 'threadIdx.x'
   }
   out[t] = x;
 }
@@ -72,11 +71,10 @@ __global__ void andOrUnderBranch(const int *flags, int *out) {
   // CHECK-NOTES: :[[@LINE-1]]:14: warning: '__syncthreads_and()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition is not uniform across the block
   // CHECK-NOTES: :[[@LINE-5]]:12: note: 'lane' depends on 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: the same divergence also reaches 1 more barrier; this finding stands for all of them (GroupByCause)
+  // CHECK-NOTES: :[[@LINE+2]]:14: note: '__syncthreads_or()' is also reached under it
   else
     out[1] = __syncthreads_or(flags[threadIdx.x]);
-  // CHECK-NOTES: :[[@LINE-1]]:14: warning: '__syncthreads_or()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
-  // CHECK-NOTES: :[[@LINE-8]]:7: note: this condition is not uniform across the block
-  // CHECK-NOTES: :[[@LINE-10]]:12: note: 'lane' depends on 'threadIdx.x'
 }
 
 // A uniform branch nested in a divergent one is divergent all the same; the

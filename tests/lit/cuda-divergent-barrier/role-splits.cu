@@ -62,18 +62,19 @@ __global__ void equalArms(int *out, int mode) {
 
 // Counts differ: the first eight warps run one barrier, the others two.
 __global__ void unequalCounts(int *out) {
+  // One cause, one finding (GroupByCause): the first barrier, with a note
+  // at the condition and one at each of the other two.
   if (threadIdx.x < 256) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition is not uniform across the block
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: the same divergence also reaches 2 more barriers; this finding stands for all of them (GroupByCause)
+    // CHECK-NOTES: :[[@LINE+2]]:5: note: '__syncthreads()' is also reached under it
   } else {
     __syncthreads();
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
-    // CHECK-NOTES: :[[@LINE-7]]:7: note: this condition is not uniform across the block
     out[threadIdx.x] = 1;
+    // CHECK-NOTES: :[[@LINE+1]]:5: note: '__syncthreads()' is also reached under it
     __syncthreads();
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
-    // CHECK-NOTES: :[[@LINE-11]]:7: note: this condition is not uniform across the block
   }
 }
 
@@ -86,10 +87,10 @@ __global__ void splitInsideAWarp(float *out) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: this condition is not uniform across the block
+    // CHECK-NOTES: :[[@LINE-5]]:7: note: the same divergence also reaches 1 more barrier; this finding stands for all of them (GroupByCause)
+    // CHECK-NOTES: :[[@LINE+2]]:5: note: '__syncthreads()' is also reached under it
   } else {
     __syncthreads();
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: '__syncthreads()' is reached under control flow that diverges within the block (branch) [cuda-divergent-barrier]
-    // CHECK-NOTES: :[[@LINE-8]]:7: note: this condition is not uniform across the block
   }
 }
 

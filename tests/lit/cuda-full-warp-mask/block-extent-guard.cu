@@ -18,8 +18,9 @@ __global__ void rowSoftmax(float *out, const float *in, int C) {
     return;
   float sum = warpSum(in[tid]);
   // CHECK-MESSAGES-POTENTIAL: :[[@LINE-1]]:15: warning: call to 'warpSum' reaches '__shfl_xor_sync' with a full warp mask under control flow that diverges within the warp (early exit): lanes that left early are named in the mask; potential: only threads with threadIdx.x at or beyond 'C' return, so lanes leave only if the kernel is launched with a block wider than that in x, which the tool does not see here [cuda-full-warp-mask]
+  // The same exit puts this shuffle under it too: one finding per cause
+  // (GroupByCause), the one above, whose note names this one.
   out[tid] = __shfl_down_sync(0xffffffff, sum, 1);
-  // CHECK-MESSAGES-POTENTIAL: :[[@LINE-1]]:31: warning: '__shfl_down_sync' is called with a full warp mask under control flow that diverges within the warp (early exit): lanes that left early are named in the mask; potential: only threads with threadIdx.x at or beyond 'C' return, so lanes leave only if the kernel is launched with a block wider than that in x, which the tool does not see here [cuda-full-warp-mask]
 }
 
 // A global index runs past n in the last block whatever the launch:

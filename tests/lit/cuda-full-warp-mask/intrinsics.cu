@@ -1,4 +1,6 @@
-// RUN: %check_cuda_tidy %s cuda-full-warp-mask,cuda-prefer-tile-collectives %t
+// RUN: %check_cuda_tidy %s cuda-full-warp-mask,cuda-prefer-tile-collectives %t -- -config="{CheckOptions: {cuda-full-warp-mask.GroupByCause: false}}"
+// (Each intrinsic under one branch is its own case here: GroupByCause would
+// make them one finding; one-finding-per-cause.cu tests that.)
 // Every warp-synchronous intrinsic that takes a lane mask, as CUDA 13 and
 // clang 22's CUDA wrappers declare them (overloads for each value type), with
 // a hardcoded full mask: under a branch that diverges within the warp (a

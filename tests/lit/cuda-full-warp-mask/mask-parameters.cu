@@ -1,4 +1,7 @@
-// RUN: %check_cuda_tidy %s cuda-full-warp-mask %t
+// RUN: %check_cuda_tidy %s cuda-full-warp-mask %t -- -config="{CheckOptions: {cuda-full-warp-mask.GroupByCause: false}}"
+// (Every call is its own case of how a mask parameter is bound, under one
+// branch: GroupByCause would make them one finding; one-finding-per-cause.cu
+// tests that.)
 // A project's own wrappers pass the mask on as a parameter, often with a
 // full-mask default (moderngpu's `ballot(int, unsigned mask = MEMBERMASK)`,
 // FBGEMM's `shfl_xor(v, lane, mask = kFullWarpMask)`). Such an intrinsic is a

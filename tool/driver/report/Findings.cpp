@@ -1,6 +1,7 @@
 //===--- Findings.cpp - findings as the driver's reporters see them -------===//
 
 #include "tool/driver/report/Findings.h"
+#include "checks/FindingsByCause.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -137,6 +138,16 @@ Finding FindingMaker::make(const ClangTidyError &Error) {
     }
   std::string Key = F.Check + "\n" + relativeTo(F.Where.File, Root) + "\n" +
                     normalizedCode(Lines.lineText(F.Where.File, F.Where.Line));
+  // A finding that stands for every site of one divergent condition
+  // (checks/FindingsByCause.h) is keyed on the condition's line: a site
+  // added or removed under it leaves the fingerprint as it was.
+  for (const FindingNote &Note : F.Notes)
+    if (llvm::StringRef(Note.Message).starts_with(CauseNoteLead)) {
+      Key = F.Check + "\ncause\n" + relativeTo(Note.Where.File, Root) +
+            "\n" +
+            normalizedCode(Lines.lineText(Note.Where.File, Note.Where.Line));
+      break;
+    }
   unsigned Index = Occurrences[Key]++;
   llvm::SHA256 Hash;
   Hash.update(Key + "\n" + std::to_string(Index));
