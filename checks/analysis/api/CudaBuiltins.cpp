@@ -811,6 +811,11 @@ bool hasAtomicPrefix(llvm::StringRef Name) {
   return Name.starts_with("atomic");
 }
 
+bool mayReadOthersStateByName(llvm::StringRef Name) {
+  return Name.starts_with("atomic") || Name.starts_with("__atomic") ||
+         Name.contains("load") || Name.starts_with("__ld");
+}
+
 std::optional<CacheHintedAccess> cacheHintedAccess(llvm::StringRef Name) {
   CacheHintedAccess Load;
   CacheHintedAccess CoherentLoad;

@@ -273,6 +273,14 @@ bool isAtomicCasName(llvm::StringRef Name);
 /// anything else so spelled (`atomic_thread_fence`).
 bool hasAtomicPrefix(llvm::StringRef Name);
 
+/// A function that, by its name, may read memory other threads change: an
+/// atomic (`atomicAdd`, the compiler's `__atomic_load_n`), a name with
+/// "load" in it (`cuda::atomic_ref::load`, `load_acquire`), a cache-operator
+/// load (`__ldcg`, `__ldg`). A name filter, not a proof (`ld_acquire` is not
+/// seen): a spin-wait that calls one may wait for others
+/// (divergence/ExitedThreads.h).
+bool mayReadOthersStateByName(llvm::StringRef Name);
+
 /// A load or store intrinsic with a cache operator (`__ldg`, `__ldcg`,
 /// `__stcg`, ...; CUDA Programming Guide, "Load Functions Using Cache
 /// Hints", "Store Functions Using Cache Hints").

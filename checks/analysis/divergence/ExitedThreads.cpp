@@ -1,6 +1,7 @@
 //===--- ExitedThreads.cpp - threads that leave and never synchronize again ===//
 
 #include "checks/analysis/divergence/ExitedThreads.h"
+#include "checks/analysis/api/CudaBuiltins.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -45,9 +46,7 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     if (const FunctionDecl *F = Call->getDirectCallee())
       if (const IdentifierInfo *Id = F->getIdentifier()) {
-        llvm::StringRef Name = Id->getName();
-        if (Name.starts_with("atomic") || Name.starts_with("__atomic") ||
-            Name.contains("load") || Name.starts_with("__ld"))
+        if (mayReadOthersStateByName(Id->getName()))
           Found = true;
       }
     return !Found;

@@ -6,6 +6,7 @@
 #include "checks/analysis/divergence/DivergenceAnalysis.h"
 #include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/api/CooperativeGroups.h"
+#include "checks/analysis/api/CudaBuiltins.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -649,7 +650,7 @@ bool WarpSyncCalls::isWarpSync(const CallExpr *Call, unsigned Depth) {
   if (!Callee)
     return false;
   if (const IdentifierInfo *Name = Callee->getIdentifier()) {
-    if (Name->getName() == "__syncwarp")
+    if (isSyncWarpName(Name->getName()))
       return true;
     // A cooperative group's sync(), or cooperative_groups::sync(group).
     if (Name->getName() == "sync" &&

@@ -173,6 +173,17 @@ TEST(CudaBuiltins, FencesAtomicsAndCacheHintsByName) {
   EXPECT_TRUE(hasAtomicPrefix("atomicAdd_block"));
   EXPECT_TRUE(hasAtomicPrefix("atomic_thread_fence"));
   EXPECT_FALSE(hasAtomicPrefix("__atomic_add"));
+  // What a spin-wait may read that other threads change, by name.
+  EXPECT_TRUE(mayReadOthersStateByName("atomicAdd"));
+  EXPECT_TRUE(mayReadOthersStateByName("__atomic_load_n"));
+  EXPECT_TRUE(mayReadOthersStateByName("atomic_load"));
+  EXPECT_TRUE(mayReadOthersStateByName("__ldca"));
+  // A name filter: a PTX-style helper spelled without "load" is not seen.
+  EXPECT_FALSE(mayReadOthersStateByName("ld_acquire"));
+  EXPECT_TRUE(mayReadOthersStateByName("load"));
+  EXPECT_TRUE(mayReadOthersStateByName("__ldcg"));
+  EXPECT_FALSE(mayReadOthersStateByName("__syncthreads"));
+  EXPECT_FALSE(mayReadOthersStateByName("store"));
 
   // Loads that read past L1, loads that may hit it, and stores.
   for (const char *Name : {"__ldcg", "__ldcv", "__ldlu"}) {
