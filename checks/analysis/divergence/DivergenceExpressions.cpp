@@ -397,6 +397,20 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
   if (isa<CXXThisExpr>(E))
     return Uniformity::symbol(Uniformity::ThisSymbol);
 
+  // A part of a local aggregate with no slot of its own (an element, a
+  // field of an escaped object, what an accessor returns): the whole
+  // object's value (any field may be the one read) joined with the
+  // subscripts that choose the part.
+  auto ReadPartOfLocal = [&](const Expr *Part) -> std::optional<Uniformity> {
+    llvm::SmallVector<const Expr *, 2> Indices;
+    const VarDecl *Root = rootVariable(Part, &Indices, Mgr);
+    if (!Root || !slotOf(Root))
+      return std::nullopt;
+    Uniformity U = readVariable(Root, Part);
+    for (const Expr *Index : Indices)
+      U.join(valueOf(Index));
+    return U.clearLaneLinear().setKnownAlignLog2(0);
+  };
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     if (const auto *Var = dyn_cast<VarDecl>(Member->getMemberDecl()))
       return readVariable(Var, E);
@@ -414,15 +428,8 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
         U.join(valueOf(Index));
       return U.clearLaneLinear().setKnownAlignLog2(0);
     }
-    if (const VarDecl *Root = rootVariable(E, &Indices, Mgr))
-      if (slotOf(Root)) {
-        // The whole object's value: a part reached through an accessor
-        // may be any field.
-        Uniformity U = readVariable(Root, E);
-        for (const Expr *Index : Indices)
-          U.join(valueOf(Index));
-        return U.clearLaneLinear().setKnownAlignLog2(0);
-      }
+    if (std::optional<Uniformity> Part = ReadPartOfLocal(E))
+      return *Part;
     if (!Member->isArrow())
       return Uniformity(valueOf(Member->getBase()))
           .clearLaneLinear()
@@ -437,15 +444,8 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
         U.join(valueOf(Index));
       return U.clearLaneLinear().setKnownAlignLog2(0);
     }
-    if (const VarDecl *Root = rootVariable(E, &Indices, Mgr))
-      if (slotOf(Root)) {
-        // The whole object's value: a part reached through an accessor
-        // may be any field.
-        Uniformity U = readVariable(Root, E);
-        for (const Expr *Index : Indices)
-          U.join(valueOf(Index));
-        return U.clearLaneLinear().setKnownAlignLog2(0);
-      }
+    if (std::optional<Uniformity> Part = ReadPartOfLocal(E))
+      return *Part;
     return loadThrough(addressOf(E), E->getType());
   }
 
