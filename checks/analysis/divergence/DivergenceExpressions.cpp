@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "checks/analysis/api/ForwardingWrappers.h"
 #include "checks/analysis/divergence/DivergenceSolver.h"
 #include "checks/analysis/divergence/ReturnAlignment.h"
 
@@ -942,110 +943,120 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
         }
   };
 
-  if (Callee) {
-    if (std::optional<ResultModel> Model =
-            knownResultModel(Call, RowsWarpAligned)) {
-      auto Arg = [&](int Index) -> const Expr * {
-        return Index >= 0 && static_cast<unsigned>(Index) < Args.size()
-                   ? Args[Index]
-                   : nullptr;
-      };
-      switch (Model->Rule) {
-      case ResultRule::Fixed: {
-        Uniformity Fixed = Uniformity::at(Model->FixedLevel,
-                                          {Model->Origin, Call});
-        if (auto Lanes = rankLaneLinearity(Call, RowsWarpAligned)) {
-          Fixed.setLaneLinear(Lanes->first, Lanes->second,
-                              Lanes->first.isTile() ? Lanes->second : 63);
-          // A tile of at most a warp: its rank is the lane mod the tile
-          // size, the same at the same lane of every warp.
-          if (Lanes->first <= Level::warp())
-            Fixed.setLaneLevel(Level::grid());
-        } else if (unsigned Align =
-                       groupSizeAlignLog2(Call, RowsWarpAligned)) {
-          Fixed.setKnownAlignLog2(Align);
-        }
-        return Fixed;
+  // A one-line helper around a modelled call (a shuffle whose width and
+  // mask are defaulted parameters): the call it makes, with this call's
+  // arguments (ForwardingWrappers.h).
+  std::optional<ResultModel> Model =
+      Callee ? knownResultModel(Call, RowsWarpAligned) : std::nullopt;
+  std::optional<ForwardedCall> Forwarded =
+      Callee && !Model ? forwardedResultModel(Call, RowsWarpAligned)
+                       : std::nullopt;
+  if (Forwarded)
+    Model = Forwarded->Model;
+  if (Model) {
+    llvm::ArrayRef<const Expr *> ModelArgs =
+        Forwarded ? llvm::ArrayRef<const Expr *>(Forwarded->Args)
+                  : llvm::ArrayRef<const Expr *>(Args);
+    auto Arg = [&](int Index) -> const Expr * {
+      return Index >= 0 && static_cast<unsigned>(Index) < ModelArgs.size()
+                 ? ModelArgs[Index]
+                 : nullptr;
+    };
+    switch (Model->Rule) {
+    case ResultRule::Fixed: {
+      Uniformity Fixed = Uniformity::at(Model->FixedLevel,
+                                        {Model->Origin, Call});
+      if (auto Lanes = rankLaneLinearity(Call, RowsWarpAligned)) {
+        Fixed.setLaneLinear(Lanes->first, Lanes->second,
+                            Lanes->first.isTile() ? Lanes->second : 63);
+        // A tile of at most a warp: its rank is the lane mod the tile
+        // size, the same at the same lane of every warp.
+        if (Lanes->first <= Level::warp())
+          Fixed.setLaneLevel(Level::grid());
+      } else if (unsigned Align =
+                     groupSizeAlignLog2(Call, RowsWarpAligned)) {
+        Fixed.setKnownAlignLog2(Align);
       }
-      case ResultRule::WarpCollective: {
-        ValueOrigin Origin{Model->Origin, Call};
-        const Expr *Mask = Arg(Model->MaskArg);
-        std::optional<llvm::APSInt> MaskValue =
-            Mask ? constantInt(Mask, Ctx) : std::nullopt;
-        bool WholeWarp = Model->MaskArg < 0 ||
-                         (MaskValue && MaskValue->getZExtValue() == 0xffffffffU);
-        const Expr *Operand = Arg(Model->ValueArg);
-        if (!WholeWarp || !Operand)
-          return Uniformity::at(Level::warp(), Origin);
-        return Uniformity::fullWarpCollective(valueOf(Operand), Origin);
+      return Fixed;
+    }
+    case ResultRule::WarpCollective: {
+      ValueOrigin Origin{Model->Origin, Call};
+      const Expr *Mask = Arg(Model->MaskArg);
+      std::optional<llvm::APSInt> MaskValue =
+          Mask ? constantInt(Mask, Ctx) : std::nullopt;
+      bool WholeWarp = Model->MaskArg < 0 ||
+                       (MaskValue && MaskValue->getZExtValue() == 0xffffffffU);
+      const Expr *Operand = Arg(Model->ValueArg);
+      if (!WholeWarp || !Operand)
+        return Uniformity::at(Level::warp(), Origin);
+      return Uniformity::fullWarpCollective(valueOf(Operand), Origin);
+    }
+    case ResultRule::Atomic:
+      return Uniformity::varying({OriginKind::AtomicResult, Call});
+    case ResultRule::GroupHandle:
+      return Uniformity();
+    case ResultRule::FirstArgument:
+      return Arg(0) ? valueOf(Arg(0)) : Uniformity();
+    case ResultRule::ShuffleIndexed:
+    case ResultRule::ShuffleRelative: {
+      Level Within = Model->ShuffleLevel;
+      if (const Expr *Width = Arg(Model->WidthArg)) {
+        std::optional<llvm::APSInt> W = constantInt(Width, Ctx);
+        std::optional<Level> Tile =
+            W ? Level::tile(static_cast<unsigned>(W->getZExtValue()))
+              : std::nullopt;
+        Within = Tile ? std::min(Within, *Tile) : Level::thread();
       }
-      case ResultRule::Atomic:
-        return Uniformity::varying({OriginKind::AtomicResult, Call});
-      case ResultRule::GroupHandle:
-        return Uniformity();
-      case ResultRule::FirstArgument:
-        return Arg(0) ? valueOf(Arg(0)) : Uniformity();
-      case ResultRule::ShuffleIndexed:
-      case ResultRule::ShuffleRelative: {
-        Level Within = Model->ShuffleLevel;
-        if (const Expr *Width = Arg(Model->WidthArg)) {
-          std::optional<llvm::APSInt> W = constantInt(Width, Ctx);
-          std::optional<Level> Tile =
-              W ? Level::tile(static_cast<unsigned>(W->getZExtValue()))
-                : std::nullopt;
-          Within = Tile ? std::min(Within, *Tile) : Level::thread();
-        }
-        Uniformity Value =
-            Arg(Model->ValueArg) ? valueOf(Arg(Model->ValueArg))
-                                 : Uniformity();
-        ValueOrigin Origin{OriginKind::Intrinsic, Call};
-        // The source lane (indexed) or the lane delta (relative).
-        Uniformity Source;
-        if (Arg(Model->SourceArg))
-          Source = valueOf(Arg(Model->SourceArg));
-        // Threads at the same lane of different warps read the same lane of
-        // their own warp (the segment and the lane a lane reads depend only
-        // on its lane index and on the source or delta): the result agrees
-        // across warps lane by lane as far as the value and the source both
-        // do. A broadcast of lane 31 of `sizes[base + lane]`, with base
-        // block-uniform, is the same in every warp of the block (cutlass's
-        // grouped-GEMM scheduler: every warp scans the same problem sizes).
-        Level AcrossWarps = std::min(Value.laneLevel(), Source.laneLevel());
-        bool Broadcast = Model->Rule == ResultRule::ShuffleIndexed &&
-                         Source.level() >= Within;
-        bool WiderThanWarp = Value.level() < Within
-                                 ? AcrossWarps > Level::warp()
-                                 : Value.symbols() != 0;
-        if (Broadcast && Within >= Level::warp() && WiderThanWarp &&
-            !(Value.symbols() >> 32)) {
-          // One lane's value per warp, the same lane in every warp: as wide
-          // as the value is lane by lane and as the source lane. Its inputs
-          // narrow it at a call site, as for a whole-warp reduction, only to
-          // what the argument shares lane by lane (a helper broadcasting its
-          // parameter from lane 31).
-          Uniformity U = Uniformity::fullWarpCollective(Value, Origin);
-          U.join(Uniformity::at(Source.level(), Origin));
-          return U.addSymbols(Source.symbols());
-        }
-        // A broadcast (one source lane for the segment) is uniform over the
-        // segment whatever value a caller passes: a value that is an input
-        // of this function must not make it as divergent as the caller's
-        // argument (a warp-cooperative routine broadcasting the key of the
-        // lane a ballot picked). Only a value known here to be wider keeps
-        // its own level.
-        if (Broadcast && Value.symbols() != 0)
-          return Uniformity::at(Within, Origin).addSymbols(Source.symbols());
-        if (Value.level() >= Within)
-          return Value.clearLaneLinear().setKnownAlignLog2(0);
-        if (Broadcast)
-          return Uniformity::at(Within, Origin)
-              .addSymbols(Value.symbols() | Source.symbols())
-              .setLaneLevel(AcrossWarps);
-        return Uniformity::varying(Origin)
+      Uniformity Value =
+          Arg(Model->ValueArg) ? valueOf(Arg(Model->ValueArg))
+                               : Uniformity();
+      ValueOrigin Origin{OriginKind::Intrinsic, Call};
+      // The source lane (indexed) or the lane delta (relative).
+      Uniformity Source;
+      if (Arg(Model->SourceArg))
+        Source = valueOf(Arg(Model->SourceArg));
+      // Threads at the same lane of different warps read the same lane of
+      // their own warp (the segment and the lane a lane reads depend only
+      // on its lane index and on the source or delta): the result agrees
+      // across warps lane by lane as far as the value and the source both
+      // do. A broadcast of lane 31 of `sizes[base + lane]`, with base
+      // block-uniform, is the same in every warp of the block (cutlass's
+      // grouped-GEMM scheduler: every warp scans the same problem sizes).
+      Level AcrossWarps = std::min(Value.laneLevel(), Source.laneLevel());
+      bool Broadcast = Model->Rule == ResultRule::ShuffleIndexed &&
+                       Source.level() >= Within;
+      bool WiderThanWarp = Value.level() < Within
+                               ? AcrossWarps > Level::warp()
+                               : Value.symbols() != 0;
+      if (Broadcast && Within >= Level::warp() && WiderThanWarp &&
+          !(Value.symbols() >> 32)) {
+        // One lane's value per warp, the same lane in every warp: as wide
+        // as the value is lane by lane and as the source lane. Its inputs
+        // narrow it at a call site, as for a whole-warp reduction, only to
+        // what the argument shares lane by lane (a helper broadcasting its
+        // parameter from lane 31).
+        Uniformity U = Uniformity::fullWarpCollective(Value, Origin);
+        U.join(Uniformity::at(Source.level(), Origin));
+        return U.addSymbols(Source.symbols());
+      }
+      // A broadcast (one source lane for the segment) is uniform over the
+      // segment whatever value a caller passes: a value that is an input
+      // of this function must not make it as divergent as the caller's
+      // argument (a warp-cooperative routine broadcasting the key of the
+      // lane a ballot picked). Only a value known here to be wider keeps
+      // its own level.
+      if (Broadcast && Value.symbols() != 0)
+        return Uniformity::at(Within, Origin).addSymbols(Source.symbols());
+      if (Value.level() >= Within)
+        return Value.clearLaneLinear().setKnownAlignLog2(0);
+      if (Broadcast)
+        return Uniformity::at(Within, Origin)
             .addSymbols(Value.symbols() | Source.symbols())
             .setLaneLevel(AcrossWarps);
-      }
-      }
+      return Uniformity::varying(Origin)
+          .addSymbols(Value.symbols() | Source.symbols())
+          .setLaneLevel(AcrossWarps);
+    }
     }
   }
 

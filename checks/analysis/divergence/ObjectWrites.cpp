@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -41,6 +42,42 @@ bool writableIndirection(QualType T) {
     return !Ptr->getPointeeType().isConstQualified() ||
            Ptr->getPointeeType()->isPointerType();
   return false;
+}
+
+/// \p Var, a local pointer, is read only to be converted at once to a
+/// pointer to const (bound to a `const T *` parameter, variable or field):
+/// it is never assigned, incremented, dereferenced, subscripted, offset or
+/// has its address taken in \p Body, so nothing is stored through it.
+bool readOnlyAsPointerToConst(const VarDecl *Var, const Stmt *Body) {
+  if (!Body)
+    return false;
+  class Reads : public RecursiveASTVisitor<Reads> {
+  public:
+    Reads(const VarDecl *Var, ParentMap &Parents)
+        : Var(Var), Parents(Parents) {}
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      if (Ref->getDecl() != Var)
+        return true;
+      const auto *Load =
+          dyn_cast_or_null<ImplicitCastExpr>(Parents.getParentIgnoreParens(Ref));
+      const auto *Conversion =
+          Load && Load->getCastKind() == CK_LValueToRValue
+              ? dyn_cast_or_null<ImplicitCastExpr>(
+                    Parents.getParentIgnoreParens(Load))
+              : nullptr;
+      ReadOnly = Conversion && Conversion->getCastKind() == CK_NoOp &&
+                 Conversion->getType()->isPointerType() &&
+                 Conversion->getType()->getPointeeType().isConstQualified();
+      return ReadOnly;
+    }
+    const VarDecl *Var;
+    ParentMap &Parents;
+    bool ReadOnly = true;
+  };
+  ParentMap Parents(const_cast<Stmt *>(Body));
+  Reads R(Var, Parents);
+  R.TraverseStmt(const_cast<Stmt *>(Body));
+  return R.ReadOnly;
 }
 
 /// What a scan asks about: the object `this` points to (Param null), or
@@ -245,9 +282,14 @@ public:
 
   bool VisitVarDecl(VarDecl *Var) {
     // A local reference or pointer bound to the object's storage: what is
-    // later stored through it is not followed.
+    // later stored through it is not followed. A pointer the function only
+    // ever reads as a pointer to const (ATen's packed accessor:
+    // `index_t *new_sizes = this->sizes_ + 1;` handed to a view's
+    // `const index_t *` parameter) writes nothing.
     if (const Expr *Init = Var->getInit())
-      if (Root.handsOver(Init, Var->getType()))
+      if (Root.handsOver(Init, Var->getType()) &&
+          !(Var->getType()->isPointerType() &&
+            readOnlyAsPointerToConst(Var, Function->getBody())))
         Writes = true;
     return !Writes;
   }

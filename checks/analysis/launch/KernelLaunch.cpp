@@ -467,8 +467,14 @@ const VarDecl *localVar(const Expr *E) {
 /// The one value a local variable ever holds: its initializer with no
 /// later write, or the one write of a variable declared without one.
 const Expr *uniqueValue(const VarDecl *VD, ASTContext &Context) {
-  if (!scopeOf(VD) || VD->getType()->isReferenceType())
+  if (!scopeOf(VD))
     return nullptr;
+  // A reference is bound once: to a function (`auto &kernel = KERNEL;`,
+  // FBGEMM's launch macro), it names that function for good.
+  if (VD->getType()->isReferenceType())
+    return VD->getType().getNonReferenceType()->isFunctionType()
+               ? VD->getInit()
+               : nullptr;
   const Expr *Value = VD->getInit();
   for (const VarUse &Use : collectUses(VD, Context)) {
     if (Use.Kind == UseKind::Read && Use.Steps.empty())

@@ -1243,17 +1243,6 @@ public:
     if (!Launch->Kernel)
       return true;
     const Expr *Block = blockArgument(*Launch);
-    bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
-    // A dim3 built component by component: its width where this launch is.
-    bool KnownUnaligned = false;
-    if (Block && !Aligned) {
-      bool IsOne = false;
-      const Expr *X = componentAt(Block, 0, IsOne, Call);
-      Aligned = X && integerFactor(X, Ctx, 0) % 32 == 0;
-      std::optional<uint64_t> Width =
-          X ? exactValue(X, Ctx) : std::optional<uint64_t>();
-      KnownUnaligned = IsOne || (Width && *Width % 32 != 0);
-    }
     // What each argument is known to be a multiple of (the smallest over
     // the launch sites). Only `<<<>>>` passes the arguments as written.
     const FunctionDecl *Kernel = Launch->Kernel->getCanonicalDecl();
@@ -1277,14 +1266,31 @@ public:
     } else {
       Factors->second.assign(Launch->Kernel->getNumParams(), 1);
     }
-    recordExtents(Kernel, Block, Call);
-    if (!Aligned && (KnownUnaligned || isKnownUnaligned(Block, Ctx)))
-      Unaligned.insert(Launch->Kernel->getCanonicalDecl());
-    auto [It, Inserted] =
-        Launches.try_emplace(Launch->Kernel->getCanonicalDecl(), Aligned);
+    recordBlock(Kernel, Block, Call);
+    return true;
+  }
+
+  /// A launch of \p Kernel with block \p Block (null: not read), as written
+  /// at \p At: whether its rows are whole warps, and its extents.
+  void recordBlock(const FunctionDecl *Kernel, const Expr *Block,
+                   const CallExpr *At) {
+    bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
+    // A dim3 built component by component: its width where this launch is.
+    bool KnownUnaligned = false;
+    if (Block && !Aligned) {
+      bool IsOne = false;
+      const Expr *X = componentAt(Block, 0, IsOne, At);
+      Aligned = X && integerFactor(X, Ctx, 0) % 32 == 0;
+      std::optional<uint64_t> Width =
+          X ? exactValue(X, Ctx) : std::optional<uint64_t>();
+      KnownUnaligned = IsOne || (Width && *Width % 32 != 0);
+    }
+    recordExtents(Kernel, Block, At);
+    if (!Aligned && Block && (KnownUnaligned || isKnownUnaligned(Block, Ctx)))
+      Unaligned.insert(Kernel);
+    auto [It, Inserted] = Launches.try_emplace(Kernel, Aligned);
     if (!Inserted)
       It->second = It->second && Aligned;
-    return true;
   }
 
   /// A call that hands a kernel to a function which launches it with
@@ -1292,7 +1298,12 @@ public:
   /// the block and the arguments of that launch, as this call spells them.
   void recordWrapperLaunch(const CallExpr *Call) {
     const FunctionDecl *Wrapper = Call->getDirectCallee();
-    if (!Wrapper || isa<CXXMethodDecl>(Wrapper) || !Wrapper->getBody() ||
+    // A member function's arguments are numbered as its parameters only in
+    // a member call (an operator call puts the object first).
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Wrapper);
+    if (Method && (!isa<CXXMemberCallExpr>(Call) || Method->isVirtual()))
+      return;
+    if (!Wrapper || !Wrapper->getBody() ||
         Wrapper->isDependentContext())
       return;
     for (unsigned J = 0; J < Call->getNumArgs() && J < Wrapper->getNumParams();
@@ -1317,12 +1328,8 @@ public:
           Config && Config->getNumArgs() >= 2
               ? asCallerSpells(Config->getArg(1), Wrapper, Call, Ctx)
               : nullptr;
-      bool Aligned = Block && integerFactor(Block, Ctx, 0) % 32 == 0;
       const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
-      recordExtents(Canonical, Block);
-      auto [It, Inserted] = Launches.try_emplace(Canonical, Aligned);
-      if (!Inserted)
-        It->second = It->second && Aligned;
+      recordBlock(Canonical, Block, Call);
       auto [Factors, First] = ArgumentFactors.try_emplace(Canonical);
       if (First)
         Factors->second.assign(Kernel->getNumParams(), MaxFactor);

@@ -256,6 +256,46 @@ private:
       Memo;
 };
 
+TEST(ObjectWrites, LocalPointersReadOnlyAsPointersToConstWriteNothing) {
+  // A packed accessor's row view is made from pointers into the accessor's
+  // own size and stride arrays; held in `int *` locals but only handed to
+  // `const int *` parameters, they cannot be written through.
+  ParsedCuda P(R"cu(
+struct View {
+  __device__ View(float *d, const int *s) : d(d), s(s) {}
+  float *d; const int *s;
+};
+struct Packed {
+  float *data; int sizes[2]; int strides[2];
+  __device__ View row(int i) {
+    int *rest = this->sizes + 1;
+    return View(data + strides[0] * i, rest);
+  }
+  __device__ View reshaped(int i) {
+    int *rest = sizes + 1;
+    rest[0] = 1;
+    return View(data + i, rest);
+  }
+  __device__ View moved(int i) {
+    int *rest = sizes;
+    ++rest;
+    return View(data + i, rest);
+  }
+  __device__ int *leak() {
+    int *rest = sizes + 1;
+    return rest;
+  }
+};
+__global__ void use(Packed p) { p.row(0); p.reshaped(0); p.moved(0); p.leak(); }
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  Writes W(P);
+  EXPECT_FALSE(W("Packed", "row"));
+  EXPECT_TRUE(W("Packed", "reshaped")) << "stores through the local";
+  EXPECT_TRUE(W("Packed", "moved")) << "the local itself changes";
+  EXPECT_TRUE(W("Packed", "leak")) << "returned as a writable pointer";
+}
+
 TEST(ReferenceParameterWrites, ReadersAndStoresThroughPointersWriteNothing) {
   ParsedCuda P(R"cu(
 struct Pool { unsigned *slots; };

@@ -492,6 +492,46 @@ void host(int n) {
   EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("oddBlock")));
 }
 
+TEST(LaunchShape, LaunchesThroughALauncherObjectsMemberFunction) {
+  // FBGEMM's launch macro: a lambda binds the kernel to a reference, then
+  // calls a member function template of a launcher object that launches
+  // its kernel parameter with its block parameter.
+  ParsedCuda P(R"cu(
+#include <utility>
+struct Launcher {
+  template <typename K, typename... Args>
+  void launch(const K &kernel, const dim3 grid, const dim3 block,
+              Args &&...args) const {
+    kernel<<<grid, block>>>(std::forward<Args>(args)...);
+  }
+  template <typename K>
+  void operator()(const K &kernel, const dim3 block) const {
+    kernel<<<1, block>>>(0);
+  }
+};
+constexpr int warpWidth() { return 32; }
+__global__ void rows(int n) {}
+__global__ void narrow(int n) {}
+__global__ void viaOperator(int n) {}
+void host(int n) {
+  [&] {
+    auto &kernel = rows;
+    Launcher().launch(kernel, dim3(n), dim3(warpWidth(), 1024 / warpWidth()), n);
+  }();
+  Launcher().launch(narrow, dim3(n), dim3(7, 4), n);
+  Launcher()(viaOperator, dim3(32, 4));
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  EXPECT_TRUE(Shapes.rowsAreWarpAligned(P.function("rows")));
+  EXPECT_EQ(Shapes.blockExtent(P.function("rows"), 1).Exact, 32u);
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("narrow")));
+  EXPECT_TRUE(Shapes.rowsMayStraddleWarps(P.function("narrow")));
+  // An operator call numbers the object as its first argument: not read.
+  EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("viaOperator")));
+}
+
 TEST(LaunchShape, LocalsHandedToHelpersKeepTheirValueUnlessChanged) {
   // A local's value is its initializer's unless something changes it
   // (MutationCache): ggml hands its locals to a variadic launch helper by
