@@ -350,6 +350,12 @@ struct Generator {
 
 class TensorBase;
 class Tensor;
+// The deprecated Tensor::type() result (PyTorch's DeprecatedTypeProperties).
+class DeprecatedTypeProperties {
+ public:
+  ScalarType scalarType() const;
+  bool is_cuda() const;
+};
 namespace indexing {
 struct Slice {
   Slice(std::optional<int64_t> = std::nullopt, std::optional<int64_t> = std::nullopt,
@@ -404,6 +410,7 @@ class Tensor {
 
   // type and place
   ScalarType scalar_type() const;
+  const DeprecatedTypeProperties& type() const;  // deprecated
   TypeMeta dtype() const;
   Device device() const;
   TensorOptions options() const;
@@ -435,6 +442,7 @@ class Tensor {
   // data
   void* data_ptr() const;
   template <class T> T* data_ptr() const;
+  template <class T> T* data() const;  // deprecated spelling of data_ptr<T>()
   const void* const_data_ptr() const;
   template <class T> const T* const_data_ptr() const;
   void* mutable_data_ptr() const;

@@ -81,6 +81,7 @@ using NotImplementedError = Error;
 #define TORCH_DCHECK_EQ(a, b) TORCH_CHECK_EQ(a, b)
 #define TORCH_DCHECK_LE(a, b) TORCH_CHECK_LE(a, b)
 #define AT_ASSERT(cond, ...) TORCH_CHECK(cond, ##__VA_ARGS__)
+#define AT_ASSERTM(cond, ...) TORCH_CHECK(cond, ##__VA_ARGS__)
 #define AT_ERROR(...)                                                       \
   ::c10::detail::cuda_tidy_torch_check_fail(                                \
       __FILE__, __LINE__, ::c10::detail::cuda_tidy_torch_msg(__VA_ARGS__))
