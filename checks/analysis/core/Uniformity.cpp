@@ -120,13 +120,12 @@ Uniformity &Uniformity::setKnownAlignLog2(unsigned Log2) {
 
 Uniformity Uniformity::fullWarpCollective(const Uniformity &Operand,
                                           ValueOrigin Origin) {
-  // Inputs above the parameters (lambda captures, `this`) do not fit the
-  // collective mask: the result is then only what every vote is, warp-wide.
-  if (Operand.Symbols >> 32)
+  // `this` as a whole is no input a call site narrows lane by lane: the
+  // result is then only what every vote is, warp-wide.
+  if (Operand.Symbols & (static_cast<uint64_t>(1) << ThisSymbol))
     return at(Level::warp(), Origin);
   Uniformity U = at(Operand.laneLevel(), Origin);
-  U.CollectiveSymbols = static_cast<uint32_t>(Operand.Symbols) |
-                        Operand.CollectiveSymbols;
+  U.CollectiveSymbols = Operand.Symbols | Operand.CollectiveSymbols;
   return U;
 }
 
@@ -192,19 +191,19 @@ Uniformity Uniformity::resolve(
   Level Lanes = laneLevel();
   // Inputs seen only through whole-warp reductions narrow the value to what
   // the argument shares lane by lane across warps (Uniformity.h, laneLevel).
-  for (unsigned I = 0; I < 32; ++I) {
-    if (!(CollectiveSymbols & (static_cast<uint32_t>(1) << I)))
+  for (unsigned I = 0; I < 64; ++I) {
+    if (!(CollectiveSymbols & (static_cast<uint64_t>(1) << I)))
       continue;
     Uniformity Bound = SymbolValue(I);
     Level Across = Bound.laneLevel();
-    if (Bound.Symbols >> 32)
+    if (Bound.Symbols & (static_cast<uint64_t>(1) << ThisSymbol))
       Across = std::min(Across, Level::warp());
     if (Across < Result.L) {
       Result.L = Across;
       Result.Origin = Bound.Origin;
     }
-    Result.CollectiveSymbols |=
-        static_cast<uint32_t>(Bound.Symbols) | Bound.CollectiveSymbols;
+    Result.CollectiveSymbols |= (Bound.Symbols | Bound.CollectiveSymbols) &
+                                ~(static_cast<uint64_t>(1) << ThisSymbol);
     Lanes = std::min(Lanes, Across);
   }
   bool AnyNarrowing = false;

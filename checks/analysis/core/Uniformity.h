@@ -116,7 +116,10 @@ struct ValueOrigin {
 class Uniformity {
 public:
   /// Symbol numbers: a parameter is its index, a lambda capture is
-  /// FirstCaptureSymbol + its capture index, and `this` is ThisSymbol.
+  /// FirstCaptureSymbol + its capture index, a field of `*this` in a member
+  /// function of any other class FirstCaptureSymbol + its index among the
+  /// object's fields (divergence/DivergenceSolver.h, flattenedFields), and
+  /// `this` as a whole is ThisSymbol.
   static constexpr unsigned ThisSymbol = 63;
   static constexpr unsigned FirstCaptureSymbol = 32;
 
@@ -174,7 +177,7 @@ public:
   /// Inputs the value depends on only through a reduction over whole warps
   /// (`__all_sync(0xffffffff, x)` with x a parameter): a call site narrows
   /// the value to the argument's laneLevel(), not to its level().
-  uint32_t collectiveSymbols() const { return CollectiveSymbols; }
+  uint64_t collectiveSymbols() const { return CollectiveSymbols; }
   bool dependsOnSymbols() const {
     return Symbols != 0 || CollectiveSymbols != 0;
   }
@@ -266,7 +269,7 @@ private:
   // variable per block and one per expression).
   uint64_t Symbols = 0;
   ValueOrigin Origin;
-  uint32_t CollectiveSymbols = 0;
+  uint64_t CollectiveSymbols = 0;
   Level L = Level::grid();
   Level LaneLvl = Level::thread();
   bool LaneLinear = false;

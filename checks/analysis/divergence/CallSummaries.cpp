@@ -77,6 +77,11 @@ CallSummary summarize(const FunctionDivergence &D, FactQueries &Manager) {
   if (const FunctionDecl *FD = D.function())
     for (unsigned Index = 0; Index < FD->getNumParams(); ++Index)
       Summary.ReferenceParamExit.push_back(D.referenceParameterExit(Index));
+  if (const std::vector<std::optional<Uniformity>> *Exits =
+          D.thisFieldExits()) {
+    Summary.ThisFieldsKept = true;
+    Summary.ThisFieldExit.assign(Exits->begin(), Exits->end());
+  }
 
   for (const CallExpr *Call : D.calls()) {
     if (!D.isReachable(Call))

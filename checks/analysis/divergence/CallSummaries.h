@@ -62,6 +62,13 @@ struct CallSummary {
   /// on return (symbols = inputs of Function), which the caller takes for
   /// the variable it bound; nullopt where IndirectStores stands instead.
   llvm::SmallVector<std::optional<Uniformity>, 4> ReferenceParamExit;
+  /// A member function whose analysis kept the fields of `*this` apart
+  /// (its field symbols are those fields): what each field
+  /// (divergence flattenedFields order) holds on return, nullopt where no
+  /// path returns. A caller's object takes these for its fields, rather
+  /// than the join of every store the function makes.
+  bool ThisFieldsKept = false;
+  llvm::SmallVector<std::optional<Uniformity>, 4> ThisFieldExit;
   /// Barriers on some path, in source order, at most MaxBarrierSites.
   llvm::SmallVector<BarrierSite, 2> Barriers;
   /// Computed without looking inside (recursion): ReturnValue is Thread,

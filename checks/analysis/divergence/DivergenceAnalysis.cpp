@@ -262,6 +262,11 @@ FunctionDivergence::referenceParameterExit(unsigned Index) const {
   return P->ReferenceParamExit[Index];
 }
 
+const std::vector<std::optional<Uniformity>> *
+FunctionDivergence::thisFieldExits() const {
+  return P->ThisFieldsKept ? &P->ThisFieldExit : nullptr;
+}
+
 Uniformity FunctionDivergence::symbolValueAtCall(const CallExpr *Call,
                                                  unsigned Symbol) const {
   auto It = P->Bindings.find(Call);

@@ -32,6 +32,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace clang {
 class ASTContext;
@@ -135,6 +136,12 @@ public:
   /// value its referee holds on return (symbols = inputs); nullopt for other
   /// parameters, kernels, or when no path returns.
   std::optional<Uniformity> referenceParameterExit(unsigned Index) const;
+  /// For a member function whose analysis kept the fields of `*this` apart
+  /// (its `this` only reaches fields and member functions that say what
+  /// they do to them): what each field holds on return, in the order of
+  /// the divergence solver's flattenedFields (symbols = inputs, a field's
+  /// own symbol where a path leaves it as it was); nullptr otherwise.
+  const std::vector<std::optional<Uniformity>> *thisFieldExits() const;
   /// What input \p Symbol of the callee of \p Call is bound to at that call
   /// (the argument, the object for `this`, the captured variable for a
   /// lambda capture). Uniform when \p Call was not analysed.

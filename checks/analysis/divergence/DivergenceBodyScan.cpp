@@ -216,6 +216,39 @@ bool isWritableIndirection(QualType T) {
   return false;
 }
 
+bool flattenedFields(const CXXRecordDecl *Record, unsigned Limit,
+                     llvm::SmallVectorImpl<const FieldDecl *> &Fields) {
+  auto Fail = [&] {
+    Fields.clear();
+    return false;
+  };
+  if (!Record || !Record->hasDefinition())
+    return Fail();
+  Record = Record->getDefinition();
+  if (Record->isUnion() || Record->isLambda() ||
+      Record->isDependentContext() || Record->getNumVBases() != 0)
+    return Fail();
+  for (const CXXBaseSpecifier &Base : Record->bases()) {
+    const CXXRecordDecl *BaseRecord = Base.getType()->getAsCXXRecordDecl();
+    if (Base.isVirtual() || !flattenedFields(BaseRecord, Limit, Fields))
+      return Fail();
+  }
+  for (const FieldDecl *Field : Record->fields()) {
+    if (Fields.size() >= Limit)
+      return Fail();
+    Fields.push_back(Field);
+  }
+  return true;
+}
+
+const CXXRecordDecl *fieldWiseClass(const FunctionDecl *FD) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (!Method || Method->isStatic() || Method->isDependentContext())
+    return nullptr;
+  const CXXRecordDecl *Class = Method->getParent();
+  return Class && !Class->isLambda() ? Class : nullptr;
+}
+
 } // namespace divergence
 
 namespace {
@@ -232,11 +265,49 @@ public:
   llvm::SmallVector<const VarDecl *, 16> Locals;
   llvm::SmallPtrSet<const VarDecl *, 8> EscapedVars;
   std::vector<const CallExpr *> Calls;
+  /// `this`, or a field of `*this`, is used other than to read or assign a
+  /// field or to call a member function that says what it does to the
+  /// fields: the fields of `*this` are not kept apart.
+  bool ThisEscapes = false;
+  /// Local references bound to exactly one field of `*this`.
+  llvm::SmallVector<std::pair<const VarDecl *, const FieldDecl *>, 2>
+      ThisAliases;
+  /// Local references bound to a part of one (`T &old = val_arr_[k - 1];`):
+  /// a store through one changes part of the field.
+  llvm::SmallVector<std::pair<const VarDecl *, const FieldDecl *>, 2>
+      ThisPartAliases;
+  /// Arrays of `*this` decaying to a pointer argument of a function the
+  /// analysis sees (`merge(val_arr_, idx_arr_)`): the callee's stores
+  /// change part of the field (applied at the call).
+  llvm::SmallPtrSet<const ImplicitCastExpr *, 4> ArgumentDecays;
+  llvm::SmallVector<const CXXThisExpr *, 16> AllThis;
+  llvm::SmallPtrSet<const CXXThisExpr *, 16> ThisAsBase;
+
+  /// Every `this` reached a field or a member function.
+  bool thisOnlyAsBase() const {
+    return !ThisEscapes && llvm::all_of(AllThis, [&](const CXXThisExpr *T) {
+             return ThisAsBase.contains(T);
+           });
+  }
+
+  bool VisitCXXThisExpr(CXXThisExpr *This) {
+    AllThis.push_back(This);
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr *Member) {
+    if (const auto *This = asThis(Member->getBase()))
+      ThisAsBase.insert(This);
+    return true;
+  }
 
   bool shouldVisitImplicitCode() const { return true; }
 
   // A lambda body is a function of its own; only its captures belong here.
   bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.capturesThis())
+        ThisEscapes = true;
     for (const LambdaCapture &Capture : Lambda->captures())
       if (Capture.capturesVariable() &&
           Capture.getCaptureKind() == LCK_ByRef)
@@ -256,6 +327,13 @@ public:
     if (Var->hasLocalStorage())
       Locals.push_back(Var);
     if (Var->getType()->isReferenceType() && Var->getInit()) {
+      // `int &start = this->problem_idx;`: the field under another name.
+      if (const FieldDecl *Field = exactThisField(Var->getInit()))
+        ThisAliases.push_back({Var, Field});
+      else if (const FieldDecl *Part = thisFieldPart(Var->getInit()))
+        ThisPartAliases.push_back({Var, Part});
+      else if (isWritableIndirection(Var->getType()))
+        escapeThisPart(Var->getInit());
       const VarDecl *Root = rootVariable(Var->getInit(), nullptr, Facts);
       // `const int64_t &i00 = i0;` with i0 const (ggml's quantize names
       // indices this way): a read-only alias of a value that never changes,
@@ -270,8 +348,10 @@ public:
   }
 
   bool VisitUnaryOperator(UnaryOperator *Unary) {
-    if (Unary->getOpcode() == UO_AddrOf)
+    if (Unary->getOpcode() == UO_AddrOf) {
       escape(rootVariable(Unary->getSubExpr(), nullptr, Facts));
+      escapeThisPart(Unary->getSubExpr());
+    }
     return true;
   }
 
@@ -285,8 +365,11 @@ public:
 
   bool VisitImplicitCastExpr(ImplicitCastExpr *Cast) {
     if (Cast->getCastKind() == CK_ArrayToPointerDecay &&
-        !InPlaceDecays.contains(Cast))
+        !InPlaceDecays.contains(Cast)) {
       escape(rootVariable(Cast->getSubExpr(), nullptr, Facts));
+      if (!ArgumentDecays.contains(Cast))
+        escapeThisPart(Cast->getSubExpr());
+    }
     return true;
   }
 
@@ -298,6 +381,17 @@ public:
       return true;
     Calls.push_back(Call);
     const FunctionDecl *Callee = Call->getDirectCallee();
+    // An array of `*this` handed to a pointer parameter of a callee the
+    // analysis sees: its stores are applied to the field at the call.
+    if (Callee && !isa<CXXOperatorCallExpr>(Call))
+      for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+           ++I)
+        if (const auto *Decay =
+                dyn_cast<ImplicitCastExpr>(Call->getArg(I)->IgnoreParens());
+            Decay && Decay->getCastKind() == CK_ArrayToPointerDecay &&
+            Callee->getParamDecl(I)->getType()->isPointerType() &&
+            thisFieldPart(Decay->getSubExpr()))
+          ArgumentDecays.insert(Decay);
     unsigned FirstArg = 0;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
       const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
@@ -306,14 +400,28 @@ public:
         // operators are modelled as assignments, not escapes.
         FirstArg = 1;
         if (!Op->isAssignmentOp() && Op->getOperator() != OO_Call &&
-            callMayWriteObject(Facts, Method))
+            callMayWriteObject(Facts, Method)) {
           escape(rootVariable(Call->getArg(0), nullptr, Facts));
+          escapeThisPart(Call->getArg(0));
+        }
       }
     }
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
       const CXXMethodDecl *Method = Member->getMethodDecl();
-      if (Method && callMayWriteObject(Facts, Method))
-        escape(rootVariable(Member->getImplicitObjectArgument(), nullptr, Facts));
+      const Expr *Object = Member->getImplicitObjectArgument();
+      if (Method && callMayWriteObject(Facts, Method)) {
+        // A member function whose summary says what it leaves in each
+        // field: its call on `*this` or on a local object updates those
+        // fields where the dataflow sees it.
+        bool FieldWise = keepsFieldsApart(Method);
+        if (asThis(Object)) {
+          if (!FieldWise)
+            ThisEscapes = true;
+        } else if (!FieldWise || !isa<DeclRefExpr>(Object->IgnoreParenImpCasts())) {
+          escape(rootVariable(Object, nullptr, Facts));
+          escapeThisPart(Object);
+        }
+      }
     }
     for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
       unsigned ParamIndex = I - FirstArg;
@@ -321,9 +429,16 @@ public:
         continue;
       if (isWritableIndirection(Callee->getParamDecl(ParamIndex)->getType()) &&
           Callee->getParamDecl(ParamIndex)->getType()->isReferenceType() &&
-          callMayWriteReferenceParameter(Facts, Callee, ParamIndex))
+          callMayWriteReferenceParameter(Facts, Callee, ParamIndex)) {
         escape(rootVariable(Call->getArg(I), nullptr, Facts));
+        escapeThisPart(Call->getArg(I));
+      }
     }
+    // Arguments of a callee the analysis cannot see, and variadic ones.
+    for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I)
+      if (!Callee || I - FirstArg >= Callee->getNumParams())
+        if (isWritableIndirection(Call->getArg(I)->getType()))
+          escapeThisPart(Call->getArg(I));
     return true;
   }
 
@@ -333,9 +448,114 @@ public:
                          I < Ctor->getNumParams();
          ++I)
       if (Ctor->getParamDecl(I)->getType()->isReferenceType() &&
-          isWritableIndirection(Ctor->getParamDecl(I)->getType()))
+          isWritableIndirection(Ctor->getParamDecl(I)->getType())) {
         escape(rootVariable(Construct->getArg(I), nullptr, Facts));
+        escapeThisPart(Construct->getArg(I));
+      }
     return true;
+  }
+
+  /// \p E (through parentheses and implicit casts) is `this`.
+  static const CXXThisExpr *asThis(const Expr *E) {
+    return E ? dyn_cast<CXXThisExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  }
+
+  /// \p LValue is one whole field of `*this` (`this->f`, `f`).
+  static const FieldDecl *exactThisField(const Expr *LValue) {
+    const Expr *E = LValue->IgnoreParens();
+    while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      if (Cast->getCastKind() != CK_NoOp)
+        return nullptr;
+      E = Cast->getSubExpr()->IgnoreParens();
+    }
+    const auto *Member = dyn_cast<MemberExpr>(E);
+    if (!Member || !Member->isArrow() || !asThis(Member->getBase()))
+      return nullptr;
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    return Field && !Field->getType()->isReferenceType() ? Field : nullptr;
+  }
+
+  /// The field of `*this` that \p LValue is a part of (`f[i]`, `f.g`,
+  /// `f`), not through a pointer; nullptr otherwise.
+  static const FieldDecl *thisFieldPart(const Expr *LValue) {
+    const Expr *E = LValue;
+    while (E) {
+      E = E->IgnoreParens();
+      if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+        if (Member->isArrow()) {
+          const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+          return asThis(Member->getBase()) && Field &&
+                         !Field->getType()->isReferenceType()
+                     ? Field
+                     : nullptr;
+        }
+        E = Member->getBase();
+        continue;
+      }
+      if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+        E = indexedArray(Subscript);
+        continue;
+      }
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+          Cast && (Cast->getCastKind() == CK_NoOp ||
+                   Cast->getCastKind() == CK_DerivedToBase ||
+                   Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
+        E = Cast->getSubExpr();
+        continue;
+      }
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  /// \p LValue is part of a field of `*this` (`this->f`, `f[i]`, `f.g`) or
+  /// names a reference bound to one: letting it out lets the fields out.
+  void escapeThisPart(const Expr *LValue) {
+    const Expr *E = LValue;
+    while (E) {
+      E = E->IgnoreParens();
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+        auto Names = [&](const auto &A) { return A.first == Ref->getDecl(); };
+        if (llvm::any_of(ThisAliases, Names) ||
+            llvm::any_of(ThisPartAliases, Names))
+          ThisEscapes = true;
+        return;
+      }
+      if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+        if (Member->isArrow()) {
+          if (asThis(Member->getBase()))
+            ThisEscapes = true;
+          return;
+        }
+        E = Member->getBase();
+        continue;
+      }
+      if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+        E = indexedArray(Subscript);
+        continue;
+      }
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+          Cast && (Cast->getCastKind() == CK_NoOp ||
+                   Cast->getCastKind() == CK_DerivedToBase ||
+                   Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
+        E = Cast->getSubExpr();
+        continue;
+      }
+      if (const auto *Unary = dyn_cast<UnaryOperator>(E);
+          Unary && Unary->getOpcode() == UO_Deref && asThis(Unary->getSubExpr())) {
+        ThisEscapes = true;
+        return;
+      }
+      return;
+    }
+  }
+
+  /// \p Method's summary says what it leaves in each field of its object.
+  bool keepsFieldsApart(const CXXMethodDecl *Method) const {
+    if (!Facts || !fieldWiseClass(Method))
+      return false;
+    const CallSummary *Summary = Facts->summary(Method);
+    return Summary && !Summary->Conservative && Summary->ThisFieldsKept;
   }
 
 private:
@@ -356,6 +576,11 @@ private:
 void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
   BodyScanner Scanner(Mgr);
   Scanner.TraverseStmt(const_cast<Stmt *>(Body));
+  // A constructor's initializers run before its body (initializeMembers).
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->getInit())
+        Scanner.TraverseStmt(const_cast<Expr *>(Init->getInit()));
   VarIndex = decltype(VarIndex)(FD->getNumParams() + Scanner.Locals.size());
   for (const ParmVarDecl *Param : FD->parameters()) {
     VarIndex[Param] = Vars.size();
@@ -375,6 +600,22 @@ void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
   for (const VarDecl *Var : Vars)
     if (!Scanner.EscapedVars.contains(Var))
       trackFields(Var);
+  // The fields of `*this`, each a slot, when `this` only reaches them.
+  if (const CXXRecordDecl *Class = fieldWiseClass(FD);
+      Class && Scanner.thisOnlyAsBase() &&
+      flattenedFields(Class, MaxThisFields, ThisFields)) {
+    ThisFieldsKept = true;
+    for (const FieldDecl *Field : ThisFields) {
+      FieldSlot[{nullptr, Field}] = NumSlots;
+      ThisFieldSlots.push_back(NumSlots++);
+    }
+    for (const auto &[Var, Field] : Scanner.ThisAliases)
+      if (auto It = FieldSlot.find({nullptr, Field}); It != FieldSlot.end())
+        ThisFieldAlias[Var] = It->second;
+    for (const auto &[Var, Field] : Scanner.ThisPartAliases)
+      if (auto It = FieldSlot.find({nullptr, Field}); It != FieldSlot.end())
+        ThisFieldPartAlias[Var] = It->second;
+  }
   Escaped.resize(NumSlots);
   for (const VarDecl *Var : Scanner.EscapedVars)
     if (auto Slot = slotOf(Var))
@@ -403,13 +644,12 @@ void FunctionDivergence::Impl::scanBody(const Stmt *Body) {
 void FunctionDivergence::Impl::trackFields(const VarDecl *Var) {
   if (Var->getType()->isReferenceType() || Var->hasAttr<CUDASharedAttr>())
     return;
-  const auto *Record = Var->getType()->getAsCXXRecordDecl();
-  if (!Record || !Record->hasDefinition() || Record->isUnion() ||
-      Record->isLambda() || Record->getNumBases() != 0 ||
-      Record->isDependentContext())
-    return;
-  llvm::SmallVector<const FieldDecl *, 8> Fields(Record->fields());
-  if (Fields.empty() || Fields.size() > MaxTrackedFields)
+  // A class with bases: theirs first (flattenedFields), so that a member
+  // function of a base reaches them by the same declarations.
+  llvm::SmallVector<const FieldDecl *, 8> Fields;
+  if (!flattenedFields(Var->getType()->getAsCXXRecordDecl(), MaxTrackedFields,
+                       Fields) ||
+      Fields.empty())
     return;
   auto &Slots = FieldSlotsOf[Var];
   for (const FieldDecl *Field : Fields) {
@@ -445,8 +685,25 @@ std::optional<unsigned> FunctionDivergence::Impl::fieldSlotOf(
       return It->second;
     }
     if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-      if (Member->isArrow() || !isa<FieldDecl>(Member->getMemberDecl()))
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      if (!Field)
         return std::nullopt;
+      if (Member->isArrow()) {
+        // `this->f...`: a field of `*this`, when its fields have slots. A
+        // reference field is a pointer to memory: what it reaches is read
+        // through it, not held here.
+        if (!isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
+            Field->getType()->isReferenceType())
+          return std::nullopt;
+        auto It = FieldSlot.find({nullptr, Field});
+        if (It == FieldSlot.end())
+          return std::nullopt;
+        if (Indices)
+          Indices->append(Subscripts.begin(), Subscripts.end());
+        if (Exact)
+          *Exact = !Innermost && Subscripts.empty();
+        return It->second;
+      }
       if (Innermost)
         Above = true;
       Innermost = Member;
@@ -463,13 +720,37 @@ std::optional<unsigned> FunctionDivergence::Impl::fieldSlotOf(
       continue;
     }
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
-        Cast && Cast->getCastKind() == CK_NoOp) {
+        Cast && (Cast->getCastKind() == CK_NoOp ||
+                 Cast->getCastKind() == CK_DerivedToBase ||
+                 Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
       E = Cast->getSubExpr();
       continue;
     }
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+std::optional<unsigned>
+FunctionDivergence::Impl::objectFieldSlot(const Expr *Object,
+                                          const FieldDecl *Field) const {
+  if (!Object || !Field)
+    return std::nullopt;
+  const Expr *E = Object->IgnoreParenImpCasts();
+  const VarDecl *Var = nullptr;
+  if (!isa<CXXThisExpr>(E)) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || Var->getType()->isPointerType() ||
+        Var->getType()->isReferenceType())
+      return std::nullopt;
+    if (auto Slot = slotOf(Var); !Slot || Escaped.test(*Slot))
+      return std::nullopt;
+  }
+  auto It = FieldSlot.find({Var, Field});
+  if (It == FieldSlot.end())
+    return std::nullopt;
+  return It->second;
 }
 
 void FunctionDivergence::Impl::mapBlocks() {
@@ -510,6 +791,18 @@ void FunctionDivergence::Impl::collectDefs(
   auto AddRoot = [&](const Expr *LValue) {
     if (!LValue)
       return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(LValue->IgnoreParens()))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        for (const auto *Aliases : {&ThisFieldAlias, &ThisFieldPartAlias})
+          if (auto Alias = Aliases->find(Var); Alias != Aliases->end()) {
+            Defs.push_back(Alias->second);
+            return;
+          }
+    // A member function called on `*this` writes its fields.
+    if (isa<CXXThisExpr>(LValue->IgnoreParenImpCasts())) {
+      Defs.append(ThisFieldSlots.begin(), ThisFieldSlots.end());
+      return;
+    }
     if (auto Field = fieldSlotOf(LValue, nullptr, nullptr)) {
       Defs.push_back(*Field);
       return;
@@ -581,6 +874,10 @@ void FunctionDivergence::Impl::collectDefs(
       FirstArg = 1;
     for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
       const Expr *Arg = Call->getArg(I);
+      if (const auto *Decay = dyn_cast<ImplicitCastExpr>(Arg->IgnoreParens());
+          Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
+        if (auto Field = fieldSlotOf(Decay->getSubExpr(), nullptr, nullptr))
+          Defs.push_back(*Field);
       if (const VarDecl *Var = addressedVariable(Arg, Mgr))
         if (auto Slot = slotOf(Var))
           Defs.push_back(*Slot);
@@ -620,6 +917,10 @@ FunctionDivergence::Impl::State FunctionDivergence::Impl::initialState() {
         S.mutableAt(Field) = Input;
     ++Index;
   }
+  // Each field of `*this` is what the caller's object holds in it.
+  for (unsigned I = 0; I < ThisFieldSlots.size(); ++I)
+    S.mutableAt(ThisFieldSlots[I]) =
+        Uniformity::symbol(FirstThisFieldSymbol + I);
   return S;
 }
 

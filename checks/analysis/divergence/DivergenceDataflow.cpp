@@ -112,9 +112,87 @@ void FunctionDivergence::Impl::run() {
     Uniformity V = Out[Exit.getBlockID()][*Slot];
     ReferenceParamExit[Index] = V.clearLaneLinear().setPointsToLocal(false);
   }
+  // What each field of `*this` holds on return, for the callers' objects.
+  if (ThisFieldsKept) {
+    ThisFieldExit.assign(ThisFieldSlots.size(), std::nullopt);
+    if (Visited.test(Exit.getBlockID()))
+      for (unsigned I = 0; I < ThisFieldSlots.size(); ++I) {
+        Uniformity V = Out[Exit.getBlockID()][ThisFieldSlots[I]];
+        ThisFieldExit[I] = V.clearLaneLinear().setPointsToLocal(false);
+      }
+  }
   computeControl();
   Analyzed = true;
   releaseSolverState();
+}
+
+void FunctionDivergence::Impl::initializeMembers() {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
+  if (!Ctor || ThisFieldSlots.empty())
+    return;
+  auto ThisSlot = [&](const FieldDecl *Field) -> std::optional<unsigned> {
+    auto It = FieldSlot.find({nullptr, Field});
+    if (It == FieldSlot.end())
+      return std::nullopt;
+    return It->second;
+  };
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    const Expr *Value = Init->getInit();
+    if (!Value)
+      continue;
+    if (const FieldDecl *Field = Init->getMember()) {
+      if (auto Slot = ThisSlot(Field))
+        Live->mutableAt(*Slot) =
+            Uniformity(valueOf(Value)).clearLaneLinear().setPointsToLocal(
+                false);
+      continue;
+    }
+    // A base's constructor: what it leaves in the base's fields.
+    if (const auto *Construct =
+            dyn_cast<CXXConstructExpr>(Value->IgnoreImplicit()))
+      constructInto(Construct, ThisSlot);
+  }
+}
+
+void FunctionDivergence::Impl::constructInto(
+    const CXXConstructExpr *Construct,
+    llvm::function_ref<std::optional<unsigned>(const FieldDecl *)>
+        SlotOfField) {
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  llvm::SmallVector<const FieldDecl *, 8> Fields;
+  if (!Ctor || !flattenedFields(Ctor->getParent(), MaxThisFields, Fields))
+    return;
+  Uniformity Arguments;
+  for (const Expr *Arg : Construct->arguments())
+    Arguments.join(argumentValue(Arg));
+  Arguments.clearLaneLinear().setKnownAlignLog2(0).setPointsToLocal(false);
+  const CallSummary *Summary =
+      Mgr && !Ctor->isDependentContext() ? Mgr->summary(Ctor) : nullptr;
+  bool Kept = Summary && !Summary->Conservative && Summary->ThisFieldsKept &&
+              Summary->ThisFieldExit.size() == Fields.size();
+  // A fresh object's fields hold nothing any thread set: their symbols
+  // (a field no initializer sets) are uniform.
+  auto SymbolValue = [&](unsigned Symbol) -> Uniformity {
+    if (Symbol < Construct->getNumArgs() &&
+        Symbol < Uniformity::FirstCaptureSymbol)
+      return argumentValue(Construct->getArg(Symbol));
+    return Uniformity();
+  };
+  llvm::SmallVector<std::pair<unsigned, Uniformity>, 8> Updates;
+  for (unsigned I = 0; I < Fields.size(); ++I) {
+    auto Slot = SlotOfField(Fields[I]);
+    if (!Slot)
+      continue;
+    if (!Kept) {
+      Updates.push_back({*Slot, Arguments});
+      continue;
+    }
+    const std::optional<Uniformity> &Exit = Summary->ThisFieldExit[I];
+    Updates.push_back(
+        {*Slot, Exit ? Exit->resolve(SymbolValue) : Uniformity()});
+  }
+  for (const auto &[Slot, V] : Updates)
+    Live->mutableAt(Slot) = V;
 }
 
 /// Every analysis of a TU stays cached while the checks run, so what only
@@ -205,6 +283,8 @@ void FunctionDivergence::Impl::visit(const CFGBlock *B,
   Live = &In;
   ++VisitCounter;
   ValuesChanged = false;
+  if (B == &Cfg->getEntry())
+    initializeMembers();
   for (const CFGElement &Element : *B)
     if (std::optional<CFGStmt> S = Element.getAs<CFGStmt>())
       transfer(S->getStmt());
@@ -343,11 +423,22 @@ void FunctionDivergence::Impl::declare(const VarDecl *Var) {
   else
     Live->mutableAt(*Slot) = V;
   if (auto Fields = FieldSlotsOf.find(Var); Fields != FieldSlotsOf.end()) {
-    // `int2 p = {x, y}`: each field its own element; any other
-    // initializer (a constructor, a copy) gives every field its value.
+    // `int2 p = {x, y}`: each field its own element; a constructor: what
+    // its summary leaves in each field; any other initializer (a copy)
+    // gives every field its value.
     const auto *List = dyn_cast_or_null<InitListExpr>(
         Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);
-    if (List && List->isSemanticForm() &&
+    const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
+        Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);
+    if (Construct && !Construct->getConstructor()->isCopyOrMoveConstructor()) {
+      constructInto(Construct, [&](const FieldDecl *Field)
+                                   -> std::optional<unsigned> {
+        auto It = FieldSlot.find({Var, Field});
+        if (It == FieldSlot.end())
+          return std::nullopt;
+        return It->second;
+      });
+    } else if (List && List->isSemanticForm() &&
         List->getNumInits() == Fields->second.size()) {
       for (unsigned I = 0; I < List->getNumInits(); ++I)
         Live->mutableAt(Fields->second[I]) = valueOf(List->getInit(I));
@@ -383,6 +474,19 @@ void FunctionDivergence::Impl::assign(const Expr *LHS, const Uniformity &V) {
   const Expr *Target = LHS->IgnoreParens();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Target)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    // A reference bound to a field of `*this`: the field.
+    if (auto Alias = Var ? ThisFieldAlias.find(Var) : ThisFieldAlias.end();
+        Alias != ThisFieldAlias.end()) {
+      Live->mutableAt(Alias->second) = V;
+      return;
+    }
+    if (auto Part =
+            Var ? ThisFieldPartAlias.find(Var) : ThisFieldPartAlias.end();
+        Part != ThisFieldPartAlias.end()) {
+      Uniformity W = V;
+      Live->mutableAt(Part->second).join(W.clearLaneLinear());
+      return;
+    }
     auto Slot = Var ? slotOf(Var) : std::nullopt;
     if (!Slot) {
       if (Var && isMemoryReference(Var))
@@ -500,6 +604,9 @@ void FunctionDivergence::Impl::storeThrough(const Expr *LHS,
 
 Uniformity FunctionDivergence::Impl::readVariable(const VarDecl *Var,
                                                   const Expr *Where) {
+  for (const auto *Aliases : {&ThisFieldAlias, &ThisFieldPartAlias})
+    if (auto Alias = Aliases->find(Var); Alias != Aliases->end())
+      return (*Live)[Alias->second];
   if (auto Slot = slotOf(Var)) {
     Uniformity V = readSlot(*Slot);
     // The whole object: what whole writes stored and every field.

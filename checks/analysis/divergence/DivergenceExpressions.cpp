@@ -483,6 +483,24 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
     Uniformity U;
     for (const Expr *Arg : Construct->arguments())
       U.join(valueOf(Arg));
+    // What the constructor leaves in the fields, when its summary says
+    // (`lane_(threadIdx.x % 32)` makes the object per-lane whatever the
+    // arguments are).
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (const CallSummary *Summary =
+            Ctor && Mgr && !Ctor->isDependentContext() ? Mgr->summary(Ctor)
+                                                       : nullptr;
+        Summary && !Summary->Conservative && Summary->ThisFieldsKept) {
+      auto SymbolValue = [&](unsigned Symbol) -> Uniformity {
+        if (Symbol < Construct->getNumArgs() &&
+            Symbol < Uniformity::FirstCaptureSymbol)
+          return argumentValue(Construct->getArg(Symbol));
+        return Uniformity();
+      };
+      for (const std::optional<Uniformity> &Exit : Summary->ThisFieldExit)
+        if (Exit)
+          U.join(Exit->resolve(SymbolValue));
+    }
     return U.clearLaneLinear().setKnownAlignLog2(0).setPointsToLocal(false);
   }
   if (const auto *Init = dyn_cast<InitListExpr>(E)) {
@@ -883,6 +901,9 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
     return U.clearLaneLinear().setKnownAlignLog2(0).setPointsToLocal(false);
   };
 
+  // The callee's summary put its stores to the object's fields into their
+  // slots here (below): the object takes no other store.
+  bool ObjectWrittenByFields = false;
   // Locals the call may write: by writable reference or pointer, or the
   // object of a non-const member function.
   // \p ReferenceExit, when it knows, gives what the callee leaves in the
@@ -916,9 +937,19 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
         Root = referenceVariableOf(Args[I]);
       if (!Root && ParamType->isPointerType()) {
         const Expr *Stripped = Args[I]->IgnoreParenImpCasts();
-        if (const auto *Decay = dyn_cast<ImplicitCastExpr>(
-                Args[I]->IgnoreParens());
-            Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
+        const auto *Decay =
+            dyn_cast<ImplicitCastExpr>(Args[I]->IgnoreParens());
+        if (Decay && Decay->getCastKind() != CK_ArrayToPointerDecay)
+          Decay = nullptr;
+        // An array of `*this` (`merge(val_arr_, idx_arr_)`): part of the
+        // field may now hold what the callee stored.
+        if (auto Field = Decay ? fieldSlotOf(Decay->getSubExpr(), nullptr,
+                                             nullptr)
+                               : std::nullopt) {
+          Live->mutableAt(*Field).join(V);
+          continue;
+        }
+        if (Decay)
           Root = rootVariable(Decay->getSubExpr(), nullptr, Mgr);
         else if (valueOf(Stripped).mayPointToLocal())
           for (unsigned Slot = 0; Slot < Vars.size(); ++Slot)
@@ -933,7 +964,8 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
       }
     }
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
-    if (Object && Method && callMayWriteObject(Mgr, Method))
+    if (Object && Method && !ObjectWrittenByFields &&
+        callMayWriteObject(Mgr, Method))
       if (const VarDecl *Root = rootVariable(Object, nullptr, Mgr))
         if (auto Slot = slotOf(Root)) {
           if (Escaped.test(*Slot))
@@ -1029,7 +1061,8 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
                                ? AcrossWarps > Level::warp()
                                : Value.symbols() != 0;
       if (Broadcast && Within >= Level::warp() && WiderThanWarp &&
-          !(Value.symbols() >> 32)) {
+          !(Value.symbols() &
+            (static_cast<uint64_t>(1) << Uniformity::ThisSymbol))) {
         // One lane's value per warp, the same lane in every warp: as wide
         // as the value is lane by lane and as the source lane. Its inputs
         // narrow it at a call site, as for a whole-warp reduction, only to
@@ -1078,6 +1111,14 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee))
     if (Method->getParent() && Method->getParent()->isLambda())
       Closure = Method->getParent();
+  // A member function that kept the fields of its `*this` apart: its field
+  // symbols are the fields of this call's object (flattenedFields).
+  llvm::SmallVector<const FieldDecl *, 8> CalleeFields;
+  if (Object && !Closure && Summary->ThisFieldsKept)
+    if (const CXXRecordDecl *Class = fieldWiseClass(Callee);
+        !Class || !flattenedFields(Class, MaxThisFields, CalleeFields) ||
+        CalleeFields.size() != Summary->ThisFieldExit.size())
+      CalleeFields.clear();
   auto SymbolValue = [&](unsigned Symbol) -> Uniformity {
     if (Symbol == Uniformity::ThisSymbol)
       return Object ? argumentValue(Object) : Uniformity();
@@ -1085,8 +1126,16 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
       return Symbol < Args.size() ? argumentValue(Args[Symbol])
                                   : Uniformity();
     unsigned CaptureIndex = Symbol - Uniformity::FirstCaptureSymbol;
-    if (!Closure)
-      return Uniformity();
+    if (!Closure) {
+      // A field of the callee's `*this`: that field of this call's object,
+      // where it has a slot here; else the object as a whole.
+      unsigned Field = Symbol - FirstThisFieldSymbol;
+      if (Field >= CalleeFields.size())
+        return Object ? argumentValue(Object) : Uniformity();
+      if (auto Slot = objectFieldSlot(Object, CalleeFields[Field]))
+        return (*Live)[*Slot];
+      return argumentValue(Object);
+    }
     unsigned Index = 0;
     for (const LambdaCapture &Capture : Closure->captures()) {
       if (Index++ != CaptureIndex)
@@ -1154,7 +1203,34 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
   if (U.level() < Level::grid() &&
       Summary->ReturnValue.level() == U.level())
     U.setOrigin({OriginKind::CallResult, Call});
-  ApplyStores(Summary->IndirectStores.resolve(SymbolValue),
+  // What the callee leaves in each field of the object: into the field's
+  // slot here when it has one (the object's fields are then updated, not
+  // joined with every store the callee makes); the fields without a slot
+  // take the join, as the whole object did before.
+  Uniformity StoresToObject = Summary->IndirectStores.resolve(SymbolValue);
+  if (!CalleeFields.empty()) {
+    llvm::SmallVector<std::pair<unsigned, Uniformity>, 8> FieldUpdates;
+    Uniformity Unplaced;
+    bool AllPlaced = true;
+    for (unsigned I = 0; I < CalleeFields.size(); ++I) {
+      const std::optional<Uniformity> &Exit = Summary->ThisFieldExit[I];
+      if (!Exit)
+        continue;
+      Uniformity V = Exit->resolve(SymbolValue);
+      V.clearLaneLinear().setPointsToLocal(false);
+      if (auto Slot = objectFieldSlot(Object, CalleeFields[I])) {
+        FieldUpdates.push_back({*Slot, V});
+      } else {
+        AllPlaced = false;
+        Unplaced.join(V);
+      }
+    }
+    for (const auto &[Slot, V] : FieldUpdates)
+      Live->mutableAt(Slot) = V;
+    ObjectWrittenByFields = AllPlaced;
+    StoresToObject.join(Unplaced);
+  }
+  ApplyStores(StoresToObject,
               [&](unsigned Index) -> std::optional<Uniformity> {
                 if (Index >= Summary->ReferenceParamExit.size() ||
                     !Summary->ReferenceParamExit[Index])

@@ -198,6 +198,26 @@ private:
 };
 
 
+/// The fields of an object of \p Record in a fixed order: those of its
+/// non-virtual bases first (each base's in this order, recursively), then
+/// its own. False (and \p Fields cleared) for a union, a lambda's closure,
+/// a class with a virtual base, one not defined or dependent, or more than
+/// \p Limit fields. A member function's analysis numbers the fields of its
+/// `*this` this way (FirstThisFieldSymbol), and a caller maps them, by
+/// declaration, to the fields of the object it calls the function on.
+/// (DivergenceBodyScan.cpp)
+bool flattenedFields(const CXXRecordDecl *Record, unsigned Limit,
+                     llvm::SmallVectorImpl<const FieldDecl *> &Fields);
+/// In a member function of a class that is not a lambda's, the input that
+/// is field I of `*this` (flattenedFields) is symbol FirstThisFieldSymbol +
+/// I: the capture symbols, which only a lambda's call operator has.
+constexpr unsigned FirstThisFieldSymbol = Uniformity::FirstCaptureSymbol;
+constexpr unsigned MaxThisFields = 16;
+/// The class of \p FD's `*this` when its analysis may keep the fields of
+/// `*this` apart: a non-static member function (a constructor too) of a
+/// class that is not a lambda's; nullptr otherwise. (DivergenceBodyScan.cpp)
+const CXXRecordDecl *fieldWiseClass(const FunctionDecl *FD);
+
 } // namespace divergence
 
 //===----------------------------------------------------------------------===//
@@ -248,6 +268,26 @@ struct FunctionDivergence::Impl {
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<unsigned, 4>>
       FieldSlotsOf;
   static constexpr unsigned MaxTrackedFields = 16;
+  /// In a member function whose `this` only reaches fields and calls member
+  /// functions that say what they do to them (fieldWiseClass, and the body
+  /// scan finds no other use): a slot per field of `*this`, keyed in
+  /// FieldSlot with a null variable, starting at the field's symbol. A
+  /// per-lane field (`lane_ = threadIdx.x % 32`) then leaves a counter of
+  /// the same object (`smem_buf_len_ += __popc(ballot)`) warp-uniform (vllm's
+  /// WarpSelect, cutlass's GroupedProblemVisitor), where `*this` as one value
+  /// made every field as divergent as the most divergent one.
+  llvm::SmallVector<const FieldDecl *, 8> ThisFields;
+  llvm::SmallVector<unsigned, 8> ThisFieldSlots;
+  /// Local references bound to one field of `*this` (`int &start =
+  /// this->problem_idx;`): reading or assigning one is the field's.
+  llvm::DenseMap<const VarDecl *, unsigned> ThisFieldAlias;
+  /// Local references bound to a part of one (`T &old = val_arr_[k - 1];`):
+  /// reading one reads the field, assigning it changes part of the field.
+  llvm::DenseMap<const VarDecl *, unsigned> ThisFieldPartAlias;
+  /// What each field of `*this` holds on return (symbols = inputs); empty
+  /// when the fields were not kept apart.
+  std::vector<std::optional<Uniformity>> ThisFieldExit;
+  bool ThisFieldsKept = false;
   /// Every slot: Vars, the return slot, the field slots.
   unsigned NumSlots = 0;
   llvm::DenseMap<const VarDecl *, unsigned> CaptureSymbol;
@@ -315,6 +355,21 @@ struct FunctionDivergence::Impl {
   fieldSlotOf(const Expr *LValue, llvm::SmallVectorImpl<const Expr *> *Indices,
               bool *Exact) const;
   void trackFields(const VarDecl *Var);
+  /// The slot here of \p Field of the object \p Object designates (the
+  /// object of a member call): a field of this function's `*this`, or of a
+  /// local or parameter whose fields have slots; nullopt otherwise.
+  std::optional<unsigned> objectFieldSlot(const Expr *Object,
+                                          const FieldDecl *Field) const;
+  /// A constructor's member and base initializers, into the slots of the
+  /// fields of `*this` (at the entry, before the body).
+  void initializeMembers();
+  /// The fields \p Construct leaves in the object whose fields are
+  /// \p Fields (slots of this function, by the constructor's
+  /// flattenedFields): from the constructor's summary when it keeps them
+  /// apart, else each the join of the arguments. Applied to \p Live.
+  void constructInto(const CXXConstructExpr *Construct,
+                     llvm::function_ref<std::optional<unsigned>(
+                         const FieldDecl *)> SlotOfField);
   std::optional<unsigned> slotOf(const VarDecl *Var) const {
     auto It = VarIndex.find(Var);
     if (It == VarIndex.end())

@@ -384,6 +384,57 @@ __global__ void k(Pair *p, int *g) {
   EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
 }
 
+TEST(DivergenceAnalysis, FieldsOfAnObjectAreValuesOfTheirOwn) {
+  // A member function keeps the fields of `*this` apart: a per-lane field
+  // leaves a counter every lane updates alike warp-uniform, inside the
+  // function and in the object after the call; a use of `this` that lets a
+  // field out (its address stored) puts them together again.
+  Snippet S(R"cu(
+struct Base { int tile; };
+struct Counter : Base {
+  __device__ explicit Counter(int first) : lane(threadIdx.x % 32), count(0) {
+    tile = first;
+  }
+  __device__ void add(bool keep) {
+    int &c = count;
+    c += __popc(__ballot_sync(0xffffffffu, keep));
+    probe(count);                  // add 0: as uniform as the count was
+    probe(lane);                   // add 1
+  }
+  __device__ void leak(int **out) { *out = &count; }
+  int lane;
+  int count;
+};
+__global__ void k(const int *in) {
+  Counter c(blockIdx.x);
+  c.add(in[threadIdx.x] > 0);
+  probe(c.count);                  // k 0: warp-uniform after the call
+  probe(c.lane);                   // k 1: per lane
+  probe(c.tile);                   // k 2: the block's, from the constructor
+}
+__global__ void leaks(const int *in) {
+  Counter c(blockIdx.x);
+  c.add(in[threadIdx.x] > 0);
+  int *p = nullptr;
+  c.leak(&p);
+  probe(c.count);                  // leaks 0: the object as one value
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  EXPECT_NE(S.divergence("Counter::add").thisFieldExits(), nullptr);
+  EXPECT_EQ(S.divergence("Counter::leak").thisFieldExits(), nullptr);
+  // Inside: the fields' own symbols (uniform until a caller binds them).
+  EXPECT_TRUE(S.probe("Counter::add", 0).isUniformAt(Scope::Warp));
+  EXPECT_NE(S.probe("Counter::add", 0).symbols(), 0u);
+  EXPECT_NE(S.probe("Counter::add", 0).symbols(),
+            S.probe("Counter::add", 1).symbols());
+  EXPECT_TRUE(S.probe("k", 0).isUniformAt(Scope::Warp));
+  EXPECT_FALSE(S.probe("k", 0).isUniformAt(Scope::Block));
+  EXPECT_EQ(S.probe("k", 1).scope(), Scope::Thread);
+  EXPECT_TRUE(S.probe("k", 2).isUniformAt(Scope::Block));
+  EXPECT_EQ(S.probe("leaks", 0).scope(), Scope::Thread);
+}
+
 TEST(DivergenceAnalysis, MemoryLoads) {
   Snippet S(R"cu(
 __constant__ int table[16];
