@@ -216,6 +216,19 @@ constexpr llvm::StringLiteral UnknownRowWidth =
     "same across a warp when blockDim.x is a multiple of 32, and no launch in "
     "this file shows the block's width";
 
+std::string unanalyzedCalleeFact(analysis::AnalysisManager &Manager,
+                                 const FunctionDecl *Function, const Stmt *Site,
+                                 analysis::Level Within) {
+  const FunctionDecl *Unanalyzed =
+      Manager.divergesOnlyThroughUnanalyzedCallee(Function, Site, Within);
+  if (!Unanalyzed)
+    return "";
+  return "; potential: the condition depends on what '" +
+         Unanalyzed->getNameAsString() +
+         "' may store through its arguments, and that function was not "
+         "analyzed (it does not compile in this parse)";
+}
+
 std::string warpPotentialFact(analysis::AnalysisManager &Manager,
                               const FunctionDecl *Function, const Stmt *Site,
                               const analysis::DivergenceReason &Reason,
@@ -223,6 +236,9 @@ std::string warpPotentialFact(analysis::AnalysisManager &Manager,
                               llvm::StringRef Members) {
   if (Manager.divergesOnlyForUnknownRowWidth(Function, Site, Within))
     return UnknownRowWidth.str();
+  if (std::string Unseen = unanalyzedCalleeFact(Manager, Function, Site, Within);
+      !Unseen.empty())
+    return Unseen;
   if (Reason.Kind != analysis::DivergenceKind::EarlyExit || !Reason.Function)
     return "";
   const analysis::FunctionDivergence *Exiting =

@@ -79,6 +79,14 @@ llvm::StringRef missingThreads(analysis::DivergenceKind Kind,
 /// launched wider than the bound has (BlockExtentGuards.h). The message
 /// suffix naming the fact ("; potential: ..."); empty for a definite finding.
 /// \p Members names who leaves ("lanes").
+/// The potential tier's addition to a message whose divergence at \p Site
+/// rests only on a callee of \p Function that does not compile (so it was
+/// not analyzed, and was taken as storing its operands through what it got
+/// by reference); empty otherwise.
+std::string unanalyzedCalleeFact(analysis::AnalysisManager &Manager,
+                                 const FunctionDecl *Function, const Stmt *Site,
+                                 analysis::Level Within);
+
 std::string warpPotentialFact(analysis::AnalysisManager &Manager,
                               const FunctionDecl *Function, const Stmt *Site,
                               const analysis::DivergenceReason &Reason,

@@ -276,18 +276,27 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
         Guard = analysis::blockExtentGuard(Reason->Branch, Reason->Exit,
                                            *Divergence, Ctx);
       const bool HangsUnderHip = Portable && !Guard;
-      const bool Potential = (NoExchange && !Portable) || Guard;
+      // Divergent only through a callee that does not compile.
+      const std::string Unseen =
+          HangsUnderHip || NoExchange || Guard
+              ? std::string()
+              : unanalyzedCalleeFact(Manager, Function, Call,
+                                     analysis::Level::of(Barrier->BarrierScope));
+      const bool Potential =
+          (NoExchange && !Portable) || Guard || !Unseen.empty();
       if ((Potential && !ReportPotential) ||
           !Reported.insert(Loc.getRawEncoding()).second)
         continue;
       // The tier decides which findings may stand for each other.
-      const unsigned Tier = HangsUnderHip ? 1 : (NoExchange && !Guard) ? 2
-                                               : Guard                  ? 3
-                                                                        : 0;
+      const unsigned Tier = HangsUnderHip             ? 1
+                            : (NoExchange && !Guard) ? 2
+                            : Guard                  ? 3
+                            : !Unseen.empty()        ? 4
+                                                     : 0;
       Causes.add(
           *Reason, Tier, Loc, "'" + Barrier->Spelling + "'",
           [this, &Ctx, Loc, Barrier = *Barrier, Reason = *Reason, Returned,
-           HangsUnderHip, NoExchange, Guard] {
+           HangsUnderHip, NoExchange, Guard, Unseen] {
             if (HangsUnderHip) {
               diag(Loc,
                    "'%0' is reached under control flow that diverges within "
@@ -331,9 +340,9 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
                   << analysis::boundSpelling(*Guard, Ctx);
             else
               diag(Loc, "'%0' is reached under control flow that diverges "
-                        "within the %1 (%2)")
+                        "within the %1 (%2)%3")
                   << Barrier.Spelling << scopeName(Barrier.BarrierScope)
-                  << analysis::divergenceKindName(Reason.Kind);
+                  << analysis::divergenceKindName(Reason.Kind) << Unseen;
             explainReason(Reason, Barrier.BarrierScope, Ctx);
           });
       continue;
@@ -351,18 +360,28 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     std::optional<analysis::CallSiteDivergence> AtCall =
         analysis::callSiteDivergence(*Divergence, Call, *Summary, Manager);
-    if (!AtCall || !Reported.insert(Loc.getRawEncoding()).second)
+    if (!AtCall)
+      continue;
+    // Divergent at the call only through a callee that does not compile.
+    const std::string Unseen =
+        AtCall->Reason.Kind == DivergenceKind::ViaCall
+            ? std::string()
+            : unanalyzedCalleeFact(
+                  Manager, Function, Call,
+                  analysis::Level::of(AtCall->Site->BarrierScope));
+    if ((!Unseen.empty() && !ReportPotential) ||
+        !Reported.insert(Loc.getRawEncoding()).second)
       continue;
     Causes.add(
-        AtCall->Reason, /*Tier=*/0, Loc,
+        AtCall->Reason, /*Tier=*/Unseen.empty() ? 0 : 4, Loc,
         "the call to '" + calleeDisplayName(Call) + "'",
-        [this, &Ctx, Divergence, Loc, Call, AtCall = *AtCall] {
+        [this, &Ctx, Divergence, Loc, Call, AtCall = *AtCall, Unseen] {
           const analysis::BarrierSite &Site = *AtCall.Site;
           diag(Loc, "call to '%0' reaches '%1' under control flow that "
-                    "diverges within the %2 (%3)")
+                    "diverges within the %2 (%3)%4")
               << calleeDisplayName(Call) << Site.Spelling
               << scopeName(Site.BarrierScope)
-              << analysis::divergenceKindName(AtCall.Reason.Kind);
+              << analysis::divergenceKindName(AtCall.Reason.Kind) << Unseen;
           if (AtCall.Reason.Kind == DivergenceKind::ViaCall) {
             if (const Expr *Arg = AtCall.Argument) {
               diag(Arg->getBeginLoc(),

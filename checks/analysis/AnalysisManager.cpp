@@ -145,6 +145,37 @@ bool AnalysisManager::divergesOnlyForUnknownRowWidth(const FunctionDecl *FD,
   return D && D->isAnalyzed() && !D->divergenceAt(S, Within);
 }
 
+const FunctionDecl *
+AnalysisManager::divergesOnlyThroughUnanalyzedCallee(const FunctionDecl *FD,
+                                                     const Stmt *S,
+                                                     Level Within) {
+  if (!FD || !S || Options.UnanalyzedCalleesStoreNothing)
+    return nullptr;
+  const FunctionDivergence *D = divergence(FD);
+  if (!D || !D->isAnalyzed())
+    return nullptr;
+  const FunctionDecl *Unanalyzed = nullptr;
+  for (const CallExpr *Call : D->calls()) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Definition = nullptr;
+    if (Callee && Callee->hasBody(Definition) && Definition &&
+        !Definition->isDependentContext() &&
+        !definitionCompiles(Definition)) {
+      Unanalyzed = Definition;
+      break;
+    }
+  }
+  if (!Unanalyzed)
+    return nullptr;
+  AnalysisOptions StoreNothing = Options;
+  StoreNothing.UnanalyzedCalleesStoreNothing = true;
+  const FunctionDivergence *Other =
+      forContext(Ctx, StoreNothing).divergence(FD);
+  return Other && Other->isAnalyzed() && !Other->divergenceAt(S, Within)
+             ? Unanalyzed
+             : nullptr;
+}
+
 namespace {
 
 /// The managers alive right now, one per (ASTContext, options). An entry is

@@ -97,6 +97,15 @@ public:
   /// cannot see (the potential tier).
   bool divergesOnlyForUnknownRowWidth(const FunctionDecl *FD, const Stmt *S,
                                       Level Within);
+  /// \p S in \p FD is reached under divergence at \p Within only because
+  /// a function \p FD calls does not compile (its analysis is left out, so
+  /// it may have stored anything its operands carry into what it got by
+  /// reference): asked again with such callees storing nothing, \p S is
+  /// not. That callee (the first \p FD calls), or nullptr. Such a finding
+  /// rests on a function the tool could not read (the potential tier).
+  const FunctionDecl *divergesOnlyThroughUnanalyzedCallee(const FunctionDecl *FD,
+                                                          const Stmt *S,
+                                                          Level Within);
 
   /// The kernel's own accesses first, then one site per call
   /// (sharedArrayCalls) whose callee is analyzed, at barrier scope

@@ -55,8 +55,17 @@ struct AnalysisOptions {
   /// blockDim.x is a multiple of 32, so every warp lies within one row of
   /// the block and threadIdx.y/z are warp-uniform.
   bool AssumeBlockDimXMultipleOf32 = false;
+  /// A callee whose definition does not compile (its analysis is left out,
+  /// CompileErrors.h) stores nothing through its arguments. Without this,
+  /// it may store anything its operands carry: the checks ask both ways to
+  /// tell a finding that rests only on such a function (a fact the tool
+  /// cannot see: the potential tier).
+  bool UnanalyzedCalleesStoreNothing = false;
 
-  unsigned key() const { return AssumeBlockDimXMultipleOf32 ? 1 : 0; }
+  unsigned key() const {
+    return (AssumeBlockDimXMultipleOf32 ? 1 : 0) |
+           (UnanalyzedCalleesStoreNothing ? 2 : 0);
+  }
 };
 
 /// The shape of control flow that lets threads disagree.

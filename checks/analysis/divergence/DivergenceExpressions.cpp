@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/analysis/api/ForwardingWrappers.h"
+#include "checks/analysis/core/CompileErrors.h"
 #include "checks/analysis/divergence/DivergenceSolver.h"
 #include "checks/analysis/divergence/ReturnAlignment.h"
 
@@ -1098,6 +1099,13 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
                                                      : nullptr;
   if (!Summary) {
     Uniformity U = JoinOperands();
+    // Asked the other way (AnalysisOptions::UnanalyzedCalleesStoreNothing):
+    // a callee that does not compile stores nothing.
+    const FunctionDecl *Definition = nullptr;
+    if (Opts.UnanalyzedCalleesStoreNothing && Callee &&
+        Callee->hasBody(Definition) && Definition &&
+        !Definition->isDependentContext() && !compiles(*Definition))
+      return U;
     ApplyStores(U);
     return U;
   }
