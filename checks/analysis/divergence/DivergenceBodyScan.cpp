@@ -26,6 +26,45 @@ static const Expr *indexedArray(const ArraySubscriptExpr *Subscript) {
   return Decay->getSubExpr();
 }
 
+/// What \p LValue is a part of: through fields reached with `.`, elements
+/// of arrays (collecting the subscripts into \p Indices) and casts that
+/// keep the object, down to the expression that names the storage (a
+/// variable, `this->f`, `*p`). \p Part says whether a step was taken.
+/// nullptr for an element reached through a pointer.
+static const Expr *storageOf(const Expr *LValue,
+                             llvm::SmallVectorImpl<const Expr *> *Indices,
+                             bool *Part) {
+  const Expr *E = LValue;
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *Member = dyn_cast<MemberExpr>(E);
+        Member && !Member->isArrow() &&
+        isa<FieldDecl>(Member->getMemberDecl())) {
+      if (Part)
+        *Part = true;
+      E = Member->getBase();
+      continue;
+    }
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      if (Indices)
+        Indices->push_back(Subscript->getIdx());
+      if (Part)
+        *Part = true;
+      E = indexedArray(Subscript);
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+        Cast && (Cast->getCastKind() == CK_NoOp ||
+                 Cast->getCastKind() == CK_DerivedToBase ||
+                 Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    return E;
+  }
+  return nullptr;
+}
+
 /// The local variable an lvalue is part of (`s.f`, `a[i][j]` -> `s`, `a`),
 /// collecting the subscripts on the way, or nullptr when the lvalue is
 /// reached through a pointer or is not a local.
@@ -158,39 +197,13 @@ const VarDecl *referenceVariableOf(const Expr *E) {
 
 const VarDecl *referencePartRoot(const Expr *LValue,
                                  llvm::SmallVectorImpl<const Expr *> *Indices) {
-  const Expr *E = LValue ? LValue->IgnoreParens() : nullptr;
   bool Part = false;
   llvm::SmallVector<const Expr *, 2> Subscripts;
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-      if (Member->isArrow() || !isa<FieldDecl>(Member->getMemberDecl()))
-        return nullptr;
-      Part = true;
-      E = Member->getBase();
-      continue;
-    }
-    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-      const Expr *Array = indexedArray(Subscript);
-      if (!Array)
-        return nullptr;
-      Subscripts.push_back(Subscript->getIdx());
-      Part = true;
-      E = Array;
-      continue;
-    }
-    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
-        Cast && (Cast->getCastKind() == CK_NoOp ||
-                 Cast->getCastKind() == CK_DerivedToBase ||
-                 Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
-      E = Cast->getSubExpr();
-      continue;
-    }
-    break;
-  }
-  if (!Part || !E)
+  const Expr *Storage =
+      LValue ? storageOf(LValue, &Subscripts, &Part) : nullptr;
+  if (!Part || !Storage)
     return nullptr;
-  const VarDecl *Ref = referenceVariableOf(E);
+  const VarDecl *Ref = referenceVariableOf(Storage);
   if (Ref && Indices)
     Indices->append(Subscripts.begin(), Subscripts.end());
   return Ref;
@@ -468,85 +481,43 @@ public:
         return nullptr;
       E = Cast->getSubExpr()->IgnoreParens();
     }
-    const auto *Member = dyn_cast<MemberExpr>(E);
-    if (!Member || !Member->isArrow() || !asThis(Member->getBase()))
-      return nullptr;
-    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    const FieldDecl *Field = fieldOfThis(E);
     return Field && !Field->getType()->isReferenceType() ? Field : nullptr;
   }
 
-  /// The field of `*this` that \p LValue is a part of (`f[i]`, `f.g`,
-  /// `f`), not through a pointer; nullptr otherwise.
-  static const FieldDecl *thisFieldPart(const Expr *LValue) {
-    const Expr *E = LValue;
-    while (E) {
-      E = E->IgnoreParens();
-      if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-        if (Member->isArrow()) {
-          const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
-          return asThis(Member->getBase()) && Field &&
-                         !Field->getType()->isReferenceType()
-                     ? Field
-                     : nullptr;
-        }
-        E = Member->getBase();
-        continue;
-      }
-      if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-        E = indexedArray(Subscript);
-        continue;
-      }
-      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
-          Cast && (Cast->getCastKind() == CK_NoOp ||
-                   Cast->getCastKind() == CK_DerivedToBase ||
-                   Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
-        E = Cast->getSubExpr();
-        continue;
-      }
+  /// `this->f` (through parentheses and implicit casts on `this`): `f`.
+  static const FieldDecl *fieldOfThis(const Expr *E) {
+    const auto *Member = dyn_cast_or_null<MemberExpr>(E);
+    if (!Member || !Member->isArrow() || !asThis(Member->getBase()))
       return nullptr;
-    }
-    return nullptr;
+    return dyn_cast<FieldDecl>(Member->getMemberDecl());
   }
 
-  /// \p LValue is part of a field of `*this` (`this->f`, `f[i]`, `f.g`) or
-  /// names a reference bound to one: letting it out lets the fields out.
+  /// The field of `*this` that \p LValue is a part of (`f[i]`, `f.g`,
+  /// `f`), not through a pointer or a reference field; nullptr otherwise.
+  static const FieldDecl *thisFieldPart(const Expr *LValue) {
+    const FieldDecl *Field =
+        fieldOfThis(storageOf(LValue, nullptr, nullptr));
+    return Field && !Field->getType()->isReferenceType() ? Field : nullptr;
+  }
+
+  /// \p LValue is part of a field of `*this` (`this->f`, `f[i]`, `f.g`),
+  /// of `*this` itself, or names a reference bound to one: letting it out
+  /// lets the fields out.
   void escapeThisPart(const Expr *LValue) {
-    const Expr *E = LValue;
-    while (E) {
-      E = E->IgnoreParens();
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-        auto Names = [&](const auto &A) { return A.first == Ref->getDecl(); };
-        if (llvm::any_of(ThisAliases, Names) ||
-            llvm::any_of(ThisPartAliases, Names))
-          ThisEscapes = true;
-        return;
-      }
-      if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-        if (Member->isArrow()) {
-          if (asThis(Member->getBase()))
-            ThisEscapes = true;
-          return;
-        }
-        E = Member->getBase();
-        continue;
-      }
-      if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-        E = indexedArray(Subscript);
-        continue;
-      }
-      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
-          Cast && (Cast->getCastKind() == CK_NoOp ||
-                   Cast->getCastKind() == CK_DerivedToBase ||
-                   Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
-        E = Cast->getSubExpr();
-        continue;
-      }
-      if (const auto *Unary = dyn_cast<UnaryOperator>(E);
-          Unary && Unary->getOpcode() == UO_Deref && asThis(Unary->getSubExpr())) {
-        ThisEscapes = true;
-        return;
-      }
+    const Expr *Storage = storageOf(LValue, nullptr, nullptr);
+    if (!Storage)
       return;
+    if (fieldOfThis(Storage))
+      ThisEscapes = true;
+    if (const auto *Unary = dyn_cast<UnaryOperator>(Storage);
+        Unary && Unary->getOpcode() == UO_Deref && asThis(Unary->getSubExpr()))
+      ThisEscapes = true;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Storage)) {
+      auto Names = [&](const auto &A) { return A.first == Ref->getDecl(); };
+      if (llvm::any_of(ThisAliases, Names) ||
+          llvm::any_of(ThisPartAliases, Names))
+        ThisEscapes = true;
     }
   }
 
