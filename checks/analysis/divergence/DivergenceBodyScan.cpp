@@ -26,6 +26,17 @@ static const Expr *indexedArray(const ArraySubscriptExpr *Subscript) {
   return Decay->getSubExpr();
 }
 
+/// What \p E converts, when it is an implicit cast that keeps the object
+/// (a qualification change, to a base class); nullptr otherwise.
+static const Expr *throughObjectCast(const Expr *E) {
+  const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+  if (!Cast || (Cast->getCastKind() != CK_NoOp &&
+                Cast->getCastKind() != CK_DerivedToBase &&
+                Cast->getCastKind() != CK_UncheckedDerivedToBase))
+    return nullptr;
+  return Cast->getSubExpr();
+}
+
 /// What \p LValue is a part of: through fields reached with `.`, elements
 /// of arrays (collecting the subscripts into \p Indices) and casts that
 /// keep the object, down to the expression that names the storage (a
@@ -53,11 +64,8 @@ static const Expr *storageOf(const Expr *LValue,
       E = indexedArray(Subscript);
       continue;
     }
-    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
-        Cast && (Cast->getCastKind() == CK_NoOp ||
-                 Cast->getCastKind() == CK_DerivedToBase ||
-                 Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
-      E = Cast->getSubExpr();
+    if (const Expr *Sub = throughObjectCast(E)) {
+      E = Sub;
       continue;
     }
     return E;
@@ -113,13 +121,9 @@ const VarDecl *rootVariable(const Expr *E,
       E = Array;
       continue;
     }
-    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
-      if (Cast->getCastKind() == CK_NoOp ||
-          Cast->getCastKind() == CK_DerivedToBase ||
-          Cast->getCastKind() == CK_UncheckedDerivedToBase) {
-        E = Cast->getSubExpr();
-        continue;
-      }
+    if (const Expr *Sub = throughObjectCast(E)) {
+      E = Sub;
+      continue;
     }
     return nullptr;
   }
@@ -180,13 +184,8 @@ bool callMayWriteObject(FactQueries *Facts, const CXXMethodDecl *Method) {
 
 const VarDecl *referenceVariableOf(const Expr *E) {
   E = E->IgnoreParens();
-  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
-    if (Cast->getCastKind() != CK_NoOp &&
-        Cast->getCastKind() != CK_DerivedToBase &&
-        Cast->getCastKind() != CK_UncheckedDerivedToBase)
-      break;
-    E = Cast->getSubExpr()->IgnoreParens();
-  }
+  while (const Expr *Sub = throughObjectCast(E))
+    E = Sub->IgnoreParens();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
       if (Var->hasLocalStorage() && Var->getType()->isReferenceType() &&
@@ -690,11 +689,8 @@ std::optional<unsigned> FunctionDivergence::Impl::fieldSlotOf(
       E = Array;
       continue;
     }
-    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
-        Cast && (Cast->getCastKind() == CK_NoOp ||
-                 Cast->getCastKind() == CK_DerivedToBase ||
-                 Cast->getCastKind() == CK_UncheckedDerivedToBase)) {
-      E = Cast->getSubExpr();
+    if (const Expr *Sub = throughObjectCast(E)) {
+      E = Sub;
       continue;
     }
     return std::nullopt;
