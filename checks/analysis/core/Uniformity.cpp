@@ -101,10 +101,21 @@ Uniformity &Uniformity::setScaledLaneLinear(Level OffsetLvl,
   OffsetAlign = static_cast<uint8_t>(std::min(OffsetAlignLog2, 63u));
   LaneScale = static_cast<uint8_t>(std::min(ScaleLog2, 63u));
   LaneSpan = static_cast<uint8_t>(std::min(SpanLog2, 63u));
+  LaneShift = 0;
+  return *this;
+}
+
+Uniformity &Uniformity::setLaneQuotient(Level OffsetLvl,
+                                        unsigned OffsetAlignLog2,
+                                        unsigned ShiftLog2,
+                                        unsigned SpanLog2) {
+  setScaledLaneLinear(OffsetLvl, OffsetAlignLog2, 0, SpanLog2);
+  LaneShift = static_cast<uint8_t>(std::min(ShiftLog2, 63u));
   return *this;
 }
 
 Uniformity &Uniformity::clearLaneLinear() {
+  LaneShift = 0;
   LaneLinear = false;
   OffsetLevel = Level::grid();
   OffsetAlign = 0;
@@ -140,7 +151,7 @@ Uniformity &Uniformity::join(const Uniformity &Other) {
   }
   Symbols |= Other.Symbols;
   if (LaneLinear && Other.LaneLinear && LaneScale == Other.LaneScale &&
-      LaneSpan == Other.LaneSpan) {
+      LaneSpan == Other.LaneSpan && LaneShift == Other.LaneShift) {
     OffsetLevel = std::min(OffsetLevel, Other.OffsetLevel);
     OffsetAlign = std::min(OffsetAlign, Other.OffsetAlign);
   } else {
@@ -179,6 +190,7 @@ bool Uniformity::sameAs(const Uniformity &Other) const {
          OffsetLevel == Other.OffsetLevel &&
          OffsetAlign == Other.OffsetAlign && KnownAlign == Other.KnownAlign &&
          LaneScale == Other.LaneScale && LaneSpan == Other.LaneSpan &&
+         LaneShift == Other.LaneShift &&
          CollectiveSymbols == Other.CollectiveSymbols &&
          laneLevel() == Other.laneLevel();
 }

@@ -187,12 +187,21 @@ public:
   /// The value is `linear thread index within the block + U` with U uniform
   /// at laneOffsetLevel() and a multiple of 2^laneOffsetAlignLog2(). Dividing
   /// it by a tile size that U is aligned to gives a tile-uniform value.
-  bool isLaneLinear() const { return LaneLinear && LaneScale == 0; }
+  bool isLaneLinear() const {
+    return LaneLinear && LaneScale == 0 && LaneShift == 0;
+  }
   /// The value is `2^laneScaleLog2() * linear thread index + U`, U as
   /// above: a lane-linear value times a power of two (`(base + tid) * 4`).
   /// Only sums, power-of-two products and comparisons read the scaled form;
   /// everything else sees isLaneLinear() false for it.
-  bool isScaledLaneLinear() const { return LaneLinear; }
+  bool isScaledLaneLinear() const { return LaneLinear && LaneShift == 0; }
+  /// The value is `(linear thread index) / 2^laneShiftLog2() + U`, U as
+  /// above: a lane-linear value whose offset is a multiple of the divisor,
+  /// divided (`(threadIdx.x + blockDim.x * blockIdx.x) / CGSize`). Only
+  /// sums with uniform values and the difference of two such quotients (the
+  /// thread's term cancels) read it; everything else sees neither form.
+  bool isLaneQuotient() const { return LaneLinear && LaneShift > 0; }
+  unsigned laneShiftLog2() const { return LaneShift; }
   unsigned laneScaleLog2() const { return LaneScale; }
   Level laneOffsetLevel() const { return OffsetLevel; }
   unsigned laneOffsetAlignLog2() const { return OffsetAlign; }
@@ -215,6 +224,9 @@ public:
   /// As setLaneLinear, with the lane index scaled by 2^ScaleLog2.
   Uniformity &setScaledLaneLinear(Level OffsetLvl, unsigned OffsetAlignLog2,
                                   unsigned ScaleLog2, unsigned SpanLog2 = 63);
+  /// As setLaneLinear, with the lane index divided by 2^ShiftLog2 (> 0).
+  Uniformity &setLaneQuotient(Level OffsetLvl, unsigned OffsetAlignLog2,
+                              unsigned ShiftLog2, unsigned SpanLog2 = 63);
   Uniformity &clearLaneLinear();
   Uniformity &setKnownAlignLog2(unsigned Log2);
   Uniformity &setPointsToLocal(bool V) {
@@ -279,6 +291,7 @@ private:
   uint8_t KnownAlign = 0;
   uint8_t LaneScale = 0;
   uint8_t LaneSpan = 63;
+  uint8_t LaneShift = 0;
 };
 
 } // namespace clang::tidy::cuda::analysis

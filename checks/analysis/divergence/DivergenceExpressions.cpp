@@ -505,6 +505,11 @@ Uniformity FunctionDivergence::Impl::evaluate(const Expr *E) {
     return U.clearLaneLinear().setKnownAlignLog2(0).setPointsToLocal(false);
   }
   if (const auto *Init = dyn_cast<InitListExpr>(E)) {
+    // A scalar list-initialized from one value (`index_type{threadIdx.x}`,
+    // which may not narrow) is that value, its arithmetic facts included.
+    if (Init->getType()->isScalarType() && Init->getNumInits() == 1 &&
+        Init->getInit(0))
+      return valueOf(Init->getInit(0));
     Uniformity U;
     for (const Expr *Element : Init->inits())
       if (Element)
@@ -718,6 +723,60 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
       Offset = &L;
       OffsetExpr = LHS;
     }
+    const bool OneDimensional =
+        Extents[1].Exact == 1u && Extents[2].Exact == 1u;
+    // In a 1-D block 2^k threads wide every thread's index is below 2^k:
+    // a period of 2^k or more is no period (threadIdx.x, whose period is
+    // the width, and thread_rank() are the same value there).
+    auto SamePeriod = [&](unsigned A, unsigned B) {
+      std::optional<uint64_t> Width = Extents[0].Exact;
+      if (OneDimensional && Width && llvm::isPowerOf2_64(*Width)) {
+        const unsigned K = llvm::Log2_64(*Width);
+        return std::min(A, K) == std::min(B, K);
+      }
+      return A == B;
+    };
+    const bool LLane = L.isScaledLaneLinear() || L.isLaneQuotient();
+    const bool RLane = R.isScaledLaneLinear() || R.isLaneQuotient();
+    if (Op == BO_Sub && OneDimensional && L.isLaneQuotient() &&
+        R.isLaneQuotient() && L.laneShiftLog2() == R.laneShiftLog2() &&
+        SamePeriod(L.laneSpanLog2(), R.laneSpanLog2())) {
+      // (lane / 2^k + U) - (lane / 2^k + V) = U - V (cuCollections'
+      // `idx - thread_rank / CGSize`, idx the global index / CGSize).
+      Uniformity Difference = Uniformity::at(
+          std::min(L.laneOffsetLevel(), R.laneOffsetLevel()), L.origin());
+      Difference.addSymbols(L.symbols() | R.symbols());
+      Difference.setKnownAlignLog2(
+          std::min(L.laneOffsetAlignLog2(), R.laneOffsetAlignLog2()));
+      return Difference.setPointsToLocal(Result.mayPointToLocal());
+    }
+    if ((L.isLaneQuotient() && !RLane) ||
+        (Op == BO_Add && R.isLaneQuotient() && !LLane)) {
+      // A quotient plus a value that is not a lane form: still a quotient,
+      // its offset as uniform and as aligned as both (`idx += stride`).
+      const Uniformity &Quotient = L.isLaneQuotient() ? L : R;
+      const Uniformity &Offset = L.isLaneQuotient() ? R : L;
+      return Result.setLaneQuotient(
+          std::min(Quotient.laneOffsetLevel(), Offset.level()),
+          std::min(Quotient.laneOffsetAlignLog2(), Offset.knownAlignLog2()),
+          Quotient.laneShiftLog2(), Quotient.laneSpanLog2());
+    }
+    if (!Lane && Op == BO_Sub && L.isScaledLaneLinear() &&
+        R.isScaledLaneLinear() && L.laneScaleLog2() == R.laneScaleLog2() &&
+        SamePeriod(L.laneSpanLog2(), R.laneSpanLog2()) && OneDimensional) {
+      // (2^s lane + U) - (2^s lane + V), the lane term with the same period
+      // on both sides: U - V, the thread's own index gone (cuCollections'
+      // `idx - thread_rank` with idx = threadIdx.x + blockDim.x * blockIdx.x,
+      // the block's first index). Only in blocks known to be 1-D: elsewhere
+      // threadIdx.x stands in for the linear index only as far as warp
+      // tiles go, and `linear - threadIdx.x` is a row's offset, not uniform.
+      Uniformity Difference = Uniformity::at(
+          std::min(L.laneOffsetLevel(), R.laneOffsetLevel()), L.origin());
+      Difference.addSymbols(L.symbols() | R.symbols());
+      Difference.setKnownAlignLog2(
+          std::min(L.laneOffsetAlignLog2(), R.laneOffsetAlignLog2()));
+      return Difference.setPointsToLocal(Result.mayPointToLocal());
+    }
     if (!Lane && Op == BO_Sub && L.isScaledLaneLinear() &&
         R.isScaledLaneLinear() && L.laneScaleLog2() == R.laneScaleLog2() &&
         R.laneSpanLog2() <= L.laneSpanLog2() &&
@@ -782,6 +841,10 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
     return Result;
   case BO_Div:
   case BO_Shr: {
+    // `x / 1` and `x >> 0` are x, whatever x is: a template's `tid / CGSize`
+    // instantiated with CGSize = 1 keeps its lane form.
+    if (RConst && (Op == BO_Div ? RConst->isOne() : RConst->isZero()))
+      return L.setPointsToLocal(Result.mayPointToLocal());
     if (!RConst || !L.isLaneLinear() || RConst->isNegative())
       return Result.setKnownAlignLog2(0);
     unsigned Log2;
@@ -808,6 +871,13 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
     Level Shared = std::min(Level::tileLog2(TileLog2), L.laneOffsetLevel());
     Uniformity Quotient = Uniformity::at(Shared, L.origin());
     Quotient.addSymbols(L.symbols() | R.symbols());
+    // With U a multiple of 2^k, (lane + U) / 2^k is lane / 2^k + U / 2^k:
+    // the thread's term is the same for any such U, so two quotients of the
+    // same lane differ by a uniform amount.
+    if (Log2 > 0 && Log2 <= L.laneOffsetAlignLog2() && Log2 < 63)
+      Quotient.setLaneQuotient(L.laneOffsetLevel(),
+                               L.laneOffsetAlignLog2() - Log2, Log2,
+                               L.laneSpanLog2());
     return Quotient;
   }
   case BO_Rem:

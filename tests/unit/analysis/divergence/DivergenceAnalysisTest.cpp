@@ -347,6 +347,43 @@ __global__ void k(int n) {
   EXPECT_EQ(S.probe("k", 8).scope(), Scope::Thread);
 }
 
+TEST(DivergenceAnalysis, LaneTermsCancelInOneDimensionalBlocks) {
+  Snippet S(R"cu(
+__global__ void k(long n, int *out) {
+  long rank = threadIdx.x;
+  long gid = threadIdx.x + (long)blockDim.x * blockIdx.x;
+  probe((int)(gid - rank));         // 0: the block's first index
+  probe((int)(gid / 1 - rank));     // 1: x / 1 is x
+  probe((int)(gid / 4 - rank / 4)); // 2: quotients of the same lane
+  long idx = gid / 4;
+  idx += (long)gridDim.x * blockDim.x / 4;
+  probe((int)(idx - rank / 4));     // 3: a quotient plus a uniform step
+  probe((int)(gid / 4 - rank / 8)); // 4: other divisors
+  probe((int)(gid - rank / 4));     // 5: a lane less a quotient
+  probe((int)((gid + 1) / 4 - rank / 4)); // 6: an offset that is not a multiple
+  probe((int)(long{threadIdx.x} - rank)); // 7: list-initialized: the value
+}
+__global__ void rows(long n, int *out) {
+  long linear = threadIdx.x + (long)threadIdx.y * blockDim.x;
+  probe((int)(linear - threadIdx.x)); // 0: a row's offset, not the block's
+}
+void launch(long n, int *out) {
+  k<<<8, 128>>>(n, out);
+  rows<<<8, dim3(32, 4)>>>(n, out);
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  EXPECT_EQ(S.probe("k", 0).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 1).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 2).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 3).scope(), Scope::Block);
+  EXPECT_EQ(S.probe("k", 4).scope(), Scope::Thread);
+  EXPECT_EQ(S.probe("k", 5).scope(), Scope::Thread);
+  EXPECT_FALSE(S.probe("k", 6).isUniformAt(Scope::Block));
+  EXPECT_EQ(S.probe("k", 7).scope(), Scope::Grid);
+  EXPECT_FALSE(S.probe("rows", 0).isUniformAt(Scope::Block));
+}
+
 TEST(DivergenceAnalysis, ReferencesBoundToMemoryAreLoads) {
   Snippet S(R"cu(
 struct Pair { int a; int b; };
