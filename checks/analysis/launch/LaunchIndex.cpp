@@ -133,6 +133,16 @@ json::Value toJSON(const TranslationUnitRecord &R) {
                       {"launches", toArray(R.Launches)}};
 }
 
+/// A kernel is named once per record: the join reads the first entry of a
+/// name, so later ones (a hostile or corrupted record can repeat one a
+/// million times) are dropped as they are read rather than kept.
+static void keepFirstOfEachKernel(std::vector<IndexedKernel> &Kernels) {
+  llvm::StringSet<> Seen;
+  llvm::erase_if(Kernels, [&](const IndexedKernel &K) {
+    return !Seen.insert(K.MangledName).second;
+  });
+}
+
 bool fromJSON(const json::Value &V, TranslationUnitRecord &R, json::Path P) {
   json::ObjectMapper O(V, P);
   int Version = 0;
@@ -142,8 +152,11 @@ bool fromJSON(const json::Value &V, TranslationUnitRecord &R, json::Path P) {
     P.field("version").report("unsupported record version");
     return false;
   }
-  return O.map("main", R.MainFile) && O.map("kernels", R.Kernels) &&
-         O.map("launches", R.Launches);
+  if (!O.map("main", R.MainFile) || !O.map("kernels", R.Kernels) ||
+      !O.map("launches", R.Launches))
+    return false;
+  keepFirstOfEachKernel(R.Kernels);
+  return true;
 }
 
 static void writeJSON(json::OStream &OS, const IndexLocation &L) {
@@ -464,8 +477,11 @@ bool fromJSONText(llvm::StringRef Value, TranslationUnitRecord &R,
     P.field("version").report("unsupported record version");
     return false;
   }
-  return O.map("main", R.MainFile) && O.map("kernels", R.Kernels) &&
-         O.map("launches", R.Launches);
+  if (!O.map("main", R.MainFile) || !O.map("kernels", R.Kernels) ||
+      !O.map("launches", R.Launches))
+    return false;
+  keepFirstOfEachKernel(R.Kernels);
+  return true;
 }
 
 /// Line and column (from 1) of \p Offset in \p Text.

@@ -2,6 +2,7 @@
 
 #include "tool/driver/index/ProjectIndex.h"
 #include "tool/driver/config/ConfigValidation.h"
+#include "tool/driver/config/HeaderPairing.h"
 #include "tool/driver/support/PrivateFolder.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -57,6 +58,20 @@ joinLaunchRecords(llvm::ArrayRef<analysis::TranslationUnitRecord> Records) {
   return Findings;
 }
 
+/// A record names source locations: a C, C++ or CUDA file or header. Any
+/// other name (a record edited by hand, or a folder shared by mistake) is
+/// not opened, so that no line of such a file is printed (issue 38 G9).
+static bool isSourceOrHeaderName(llvm::StringRef Path) {
+  if (isHeaderPath(Path))
+    return true;
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  static constexpr llvm::StringLiteral Sources[] = {".cu",  ".c",   ".cc",
+                                                    ".cpp", ".cxx", ".c++"};
+  return llvm::any_of(Sources, [&](llvm::StringRef Source) {
+    return Ext.equals_insensitive(Source);
+  });
+}
+
 static void addStats(ClangTidyStats &Sum, const ClangTidyStats &S) {
   Sum.ErrorsDisplayed += S.ErrorsDisplayed;
   Sum.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
@@ -97,6 +112,12 @@ toClangTidyErrors(llvm::ArrayRef<CrossFileFinding> Findings,
                           Why.str());
   };
   for (const auto &[MainFile, UnitFindings] : ByUnit) {
+    if (!isSourceOrHeaderName(MainFile)) {
+      for (const CrossFileFinding *Finding : UnitFindings)
+        Unplace(*Finding, "not reported: its translation unit '" + MainFile +
+                              "' is not a C, C++ or CUDA file");
+      continue;
+    }
     OptionalFileEntryRef Main = Files.getOptionalFileRef(MainFile);
     if (!Main) {
       for (const CrossFileFinding *Finding : UnitFindings)
@@ -116,6 +137,8 @@ toClangTidyErrors(llvm::ArrayRef<CrossFileFinding> Findings,
         -> std::optional<SourceLocation> {
       auto It = Opened.find(Where.File);
       if (It == Opened.end()) {
+        if (!isSourceOrHeaderName(Where.File))
+          return std::nullopt;
         OptionalFileEntryRef File = Files.getOptionalFileRef(Where.File);
         if (!File)
           return std::nullopt;
@@ -142,8 +165,12 @@ toClangTidyErrors(llvm::ArrayRef<CrossFileFinding> Findings,
     for (const CrossFileFinding *Finding : UnitFindings) {
       std::optional<SourceLocation> Launch = LocationOf(Finding->Where);
       if (!Launch) {
-        Unplace(*Finding, "not reported: the file cannot be read, or it "
-                          "changed since it was analyzed");
+        Unplace(*Finding,
+                isSourceOrHeaderName(Finding->Where.File)
+                    ? "not reported: the file cannot be read, or it changed "
+                      "since it was analyzed"
+                    : "not reported: the record names a file that is not a "
+                      "C, C++ or CUDA file");
         continue;
       }
       Context.diag(CheckName, *Launch, "%0") << Finding->Message;

@@ -164,6 +164,7 @@ TranslationUnitRecord fullRecord() {
   L.Launches[0].Notes.push_back({{"/p/h.cuh", 4, 1, 5}, "line\nbreak\x1b"});
   R.Launches = L.Launches;
   R.Kernels.push_back(R.Kernels[0]);
+  R.Kernels[1].MangledName = "_Z2k2Pi"; // a name is recorded once
   R.Kernels[1].Chain.clear();
   return R;
 }
@@ -243,6 +244,25 @@ TEST(ProjectIndex, RecordTextIsReadAsTheTreeReadsIt) {
     EXPECT_EQ(InPlace, Tree) << Text;
   }
   EXPECT_EQ(readBothWays(Good).second, Good);
+}
+
+TEST(ProjectIndex, RepeatedKernelsOfARecordAreReadOnce) {
+  // The join uses a name's first entry (issue 38 G10): the others are not
+  // kept, whichever reader reads the record.
+  const char *Text =
+      R"({"version": 1, "main": "/m.cu", "kernels": [)"
+      R"({"mangled": "k", "sync": "first", "chain": []},)"
+      R"({"mangled": "j", "sync": "other", "chain": []},)"
+      R"({"mangled": "k", "sync": "second", "chain": []},)"
+      R"({"mangled": "k", "sync": "third", "chain": []}], "launches": []})";
+  auto [Tree, InPlace] = readBothWays(Text);
+  EXPECT_EQ(InPlace, Tree);
+  llvm::Expected<TranslationUnitRecord> R = analysis::parseRecord(Text);
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->Kernels.size(), 2u);
+  EXPECT_EQ(R->Kernels[0].MangledName, "k");
+  EXPECT_EQ(R->Kernels[0].SyncSpelling, "first");
+  EXPECT_EQ(R->Kernels[1].MangledName, "j");
 }
 
 TEST(ProjectIndex, OnlyStrictJsonIsReadInPlace) {
