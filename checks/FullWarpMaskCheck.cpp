@@ -7,6 +7,7 @@
 #include "checks/DivergenceNotes.h"
 #include "checks/analysis/AnalysisManager.h"
 #include "checks/analysis/divergence/BlockExtentGuards.h"
+#include "checks/analysis/divergence/CallSummaries.h"
 #include "checks/analysis/api/CudaBuiltins.h"
 #include "checks/analysis/lanes/WarpMasks.h"
 
@@ -453,6 +454,13 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       std::optional<DivergenceReason> Inner =
           CalleeD->divergenceAt(S.Call, Level::warp(), Inputs);
       if (!Inner)
+        continue;
+      // Analysed with the thread index it is passed, the callee may reach
+      // the site converged after all (CallSummaries.h divergenceAsCalled).
+      if (const FunctionDivergence *AsCalled = analysis::divergenceAsCalled(
+              *D, Call, CalleeDef, Manager);
+          AsCalled && AsCalled->isAnalyzed() &&
+          !AsCalled->divergenceAt(S.Call, Level::warp(), Inputs))
         continue;
       Pending P;
       P.K = Pending::ViaCall;

@@ -247,6 +247,29 @@ AnalysisManager::divergence(const FunctionDecl *FD) {
   return Raw;
 }
 
+const FunctionDivergence *AnalysisManager::divergenceForCall(
+    const FunctionDecl *FD, const CallExpr *Call,
+    llvm::ArrayRef<std::optional<Uniformity>> ParameterValues) {
+  const FunctionDecl *Definition = nullptr;
+  if (!FD || !Call || !FD->hasBody(Definition) || !Definition ||
+      Definition->isDependentContext() || !definitionCompiles(Definition))
+    return nullptr;
+  auto It = CallAnalyses.find(Call);
+  if (It != CallAnalyses.end())
+    return It->second.get();
+  if (InProgress.contains(Definition) || Depth >= MaxDepth)
+    return nullptr;
+  InProgress.insert(Definition);
+  ++Depth;
+  auto Result = std::make_unique<FunctionDivergence>(Definition, Ctx, Options,
+                                                     this, ParameterValues);
+  --Depth;
+  InProgress.erase(Definition);
+  const FunctionDivergence *Raw = Result.get();
+  CallAnalyses[Call] = std::move(Result);
+  return Raw;
+}
+
 const CallSummary *AnalysisManager::summary(const FunctionDecl *FD) {
   const FunctionDecl *Definition = nullptr;
   if (!FD || !FD->hasBody(Definition) || !Definition ||

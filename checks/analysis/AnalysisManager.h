@@ -70,6 +70,10 @@ public:
   /// The summary of \p FD, or nullptr when it has no body in this TU.
   /// Recursion gets a conservative summary.
   const CallSummary *summary(const FunctionDecl *FD) override;
+  /// Cached per call; the same guards as divergence().
+  const FunctionDivergence *divergenceForCall(
+      const FunctionDecl *FD, const CallExpr *Call,
+      llvm::ArrayRef<std::optional<Uniformity>> ParameterValues) override;
   /// blockDim.x is a multiple of 32 wherever \p FD runs: the option says so
   /// for every kernel, or the TU's launches and checks do for this one
   /// (LaunchShape.h).
@@ -126,6 +130,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionDivergence>>
       Analyses;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<CallSummary>> Summaries;
+  /// divergenceForCall's analyses, by call (null where none could be made).
+  llvm::DenseMap<const CallExpr *, std::unique_ptr<FunctionDivergence>>
+      CallAnalyses;
   /// Stand-ins handed to recursive calls while the real summary is built.
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<CallSummary>>
       RecursionSummaries;

@@ -14,11 +14,16 @@
 #ifndef CUDA_TIDY_CHECKS_ANALYSIS_CORE_FACTQUERIES_H
 #define CUDA_TIDY_CHECKS_ANALYSIS_CORE_FACTQUERIES_H
 
+#include "checks/analysis/core/Uniformity.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <optional>
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class CXXMethodDecl;
 class FunctionDecl;
 } // namespace clang
@@ -63,6 +68,19 @@ public:
   virtual const FunctionDivergence *divergence(const FunctionDecl *FD) = 0;
   /// The call summary of \p FD, or nullptr when it has no body in this TU.
   virtual const CallSummary *summary(const FunctionDecl *FD) = 0;
+  /// The divergence analysis of \p FD as \p Call calls it: parameter I
+  /// starts as \p ParameterValues[I] where that is set (a value of the
+  /// caller with no inputs of its own, such as its thread index, whose
+  /// arithmetic facts a symbol cannot carry), the others are inputs as
+  /// usual. nullptr where divergence(FD) would be, or when not supported.
+  virtual const FunctionDivergence *
+  divergenceForCall(const FunctionDecl *FD, const CallExpr *Call,
+                    llvm::ArrayRef<std::optional<Uniformity>> ParameterValues) {
+    (void)FD;
+    (void)Call;
+    (void)ParameterValues;
+    return nullptr;
+  }
   /// blockDim.x is a multiple of 32 wherever \p FD runs.
   virtual bool rowsAreWarpAligned(const FunctionDecl *FD) = 0;
   /// log2 of the power-of-two factor kernel \p Kernel's parameter \p Param

@@ -118,6 +118,29 @@ CallSummary summarize(const FunctionDivergence &D, FactQueries &Manager) {
   return Summary;
 }
 
+const FunctionDivergence *
+divergenceAsCalled(const FunctionDivergence &Caller, const CallExpr *Call,
+                   const FunctionDecl *Callee, FactQueries &Manager) {
+  if (!Callee || !Call)
+    return nullptr;
+  llvm::SmallVector<std::optional<Uniformity>, 4> Values;
+  bool Any = false;
+  const unsigned Params =
+      std::min<unsigned>(Callee->getNumParams(), Uniformity::FirstCaptureSymbol);
+  for (unsigned I = 0; I < Params; ++I) {
+    Uniformity V = Caller.symbolValueAtCall(Call, I);
+    const bool LaneForm = V.isScaledLaneLinear() || V.isLaneQuotient();
+    if (LaneForm && V.symbols() == 0 && V.collectiveSymbols() == 0 &&
+        !V.mayPointToLocal()) {
+      Values.emplace_back(V);
+      Any = true;
+    } else {
+      Values.emplace_back(std::nullopt);
+    }
+  }
+  return Any ? Manager.divergenceForCall(Callee, Call, Values) : nullptr;
+}
+
 std::optional<CallSiteDivergence>
 callSiteDivergence(const FunctionDivergence &Caller, const CallExpr *Call,
                    const CallSummary &Summary, FactQueries &Manager) {
@@ -149,6 +172,8 @@ callSiteDivergence(const FunctionDivergence &Caller, const CallExpr *Call,
   auto Inputs = [&](unsigned Symbol) {
     return Caller.symbolValueAtCall(Call, Symbol);
   };
+  // The callee analysed as this call calls it, made on first need.
+  std::optional<const FunctionDivergence *> InContext;
   for (const BarrierSite *Site : Order) {
     Level Need = Level::of(Site->BarrierScope);
     // Diverging on its own: reported where it happens.
@@ -156,6 +181,19 @@ callSiteDivergence(const FunctionDivergence &Caller, const CallExpr *Call,
       continue;
     if (!(Site->Control.resolve(Inputs).level() < Need))
       continue;
+    // A symbol carries how widely its argument is shared, not the
+    // arithmetic facts that make `tid < n * 32` split no warp when tid is
+    // the caller's thread index (nccl's `run(tid, ...)`, a cta lambda's
+    // `tid` argument). Analysed with such arguments bound, the callee may
+    // reach the barrier converged after all.
+    if (!Site->Through) {
+      if (!InContext)
+        InContext =
+            divergenceAsCalled(Caller, Call, Summary.Function, Manager);
+      if (*InContext &&
+          !(*InContext)->divergenceAt(Site->Barrier, Need, Inputs))
+        continue;
+    }
     CallSiteDivergence Result;
     Result.Site = Site;
     if (const FunctionDivergence *Callee =

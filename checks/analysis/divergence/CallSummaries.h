@@ -99,6 +99,16 @@ struct CallSiteDivergence {
   const Expr *Argument = nullptr;
 };
 
+/// The callee \p Callee of \p Call analysed as that call calls it: each
+/// argument with a lane form (lane-linear, a lane quotient) and no input of
+/// \p Caller's is bound to its parameter (FactQueries::divergenceForCall).
+/// A symbol carries how widely an argument is shared, not the arithmetic
+/// that makes `tid < n * 32` split no warp when tid is the caller's thread
+/// index. nullptr when no argument has such a form, or no analysis is made.
+const FunctionDivergence *
+divergenceAsCalled(const FunctionDivergence &Caller, const CallExpr *Call,
+                   const FunctionDecl *Callee, FactQueries &Manager);
+
 /// Whether \p Call, in the function \p Caller analysed, reaches one of the
 /// barriers of \p Summary (its callee's) under divergence at the barrier's
 /// scope. Barriers that diverge inside the callee on their own are not

@@ -222,6 +222,15 @@ FunctionDivergence::FunctionDivergence(const FunctionDecl *FD, ASTContext &Ctx,
   P->run();
 }
 
+FunctionDivergence::FunctionDivergence(
+    const FunctionDecl *FD, ASTContext &Ctx, const AnalysisOptions &Options,
+    FactQueries *Manager,
+    llvm::ArrayRef<std::optional<Uniformity>> ParameterValues)
+    : P(std::make_unique<Impl>(FD, Ctx, Options, Manager)) {
+  P->ParameterValues.assign(ParameterValues.begin(), ParameterValues.end());
+  P->run();
+}
+
 FunctionDivergence::~FunctionDivergence() = default;
 
 const FunctionDecl *FunctionDivergence::function() const { return P->FD; }

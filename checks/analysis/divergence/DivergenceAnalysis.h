@@ -113,6 +113,12 @@ public:
   /// a pure function of its arguments.
   FunctionDivergence(const FunctionDecl *FD, ASTContext &Ctx,
                      const AnalysisOptions &Options, FactQueries *Manager);
+  /// Analyses \p FD as one call calls it: parameter I starts as
+  /// \p ParameterValues[I] where that is set, instead of an input symbol
+  /// (FactQueries::divergenceForCall).
+  FunctionDivergence(const FunctionDecl *FD, ASTContext &Ctx,
+                     const AnalysisOptions &Options, FactQueries *Manager,
+                     llvm::ArrayRef<std::optional<Uniformity>> ParameterValues);
   ~FunctionDivergence();
   FunctionDivergence(const FunctionDivergence &) = delete;
   FunctionDivergence &operator=(const FunctionDivergence &) = delete;

@@ -874,6 +874,9 @@ FunctionDivergence::Impl::State FunctionDivergence::Impl::initialState() {
     Uniformity Input = IsKernel || Index >= Uniformity::FirstCaptureSymbol
                            ? Uniformity()
                            : Uniformity::symbol(Index);
+    if (!IsKernel && Index < ParameterValues.size())
+      if (const std::optional<Uniformity> &Bound = ParameterValues[Index])
+        Input = *Bound;
     // What every launch in the TU passes: `GGML_ASSERT(ne0 % 32 == 0)` before
     // the launch makes `i >= ne0` split no warp (LaunchShape.h).
     if (IsKernel && Mgr)

@@ -235,6 +235,9 @@ struct FunctionDivergence::Impl {
   ASTContext &Ctx;
   AnalysisOptions Opts;
   FactQueries *Mgr;
+  /// Set for the analysis of one call (FactQueries::divergenceForCall):
+  /// what parameter I starts as, where set, instead of symbol I.
+  llvm::SmallVector<std::optional<Uniformity>, 4> ParameterValues;
   bool Analyzed = false;
   bool IsKernel = false;
   /// blockDim.x is a multiple of 32 wherever this function runs, so

@@ -1576,6 +1576,36 @@ void LaunchShapes::propagateToCallees() {
       }
     }
   };
+  // The extents of the kernels that reach each device function, joined: a
+  // walk per kernel, each function once per kernel.
+  for (const auto &Entry : LaunchedAligned) {
+    const FunctionDecl *Kernel = Entry.first;
+    std::array<BlockExtentFact, 3> Facts;
+    for (unsigned Dim = 0; Dim < 3; ++Dim)
+      Facts[Dim] = blockExtent(Kernel, Dim);
+    llvm::DenseSet<const FunctionDecl *> Seen;
+    std::vector<const FunctionDecl *> Stack{Kernel};
+    while (!Stack.empty()) {
+      const FunctionDecl *F = Stack.back();
+      Stack.pop_back();
+      for (const FunctionDecl *Callee : CalleesOfFunction(F)) {
+        const FunctionDecl *Canonical = Callee->getCanonicalDecl();
+        if (Canonical->hasAttr<CUDAGlobalAttr>() ||
+            !Seen.insert(Canonical).second)
+          continue;
+        Stack.push_back(Canonical);
+        auto [It, First] = CalleeExtents.try_emplace(Canonical, Facts);
+        if (First)
+          continue;
+        for (unsigned Dim = 0; Dim < 3; ++Dim) {
+          BlockExtentFact &Joined = It->second[Dim];
+          Joined.Factor = std::min(Joined.Factor, Facts[Dim].Factor);
+          if (Joined.Exact != Facts[Dim].Exact)
+            Joined.Exact.reset();
+        }
+      }
+    }
+  }
   llvm::DenseSet<const FunctionDecl *> FromAligned;
   llvm::DenseSet<const FunctionDecl *> FromOthers;
   Walk(true, FromAligned);
@@ -1644,10 +1674,17 @@ uint64_t LaunchShapes::argumentFactor(const FunctionDecl *Kernel,
 
 BlockExtentFact LaunchShapes::blockExtent(const FunctionDecl *Function,
                                           unsigned Dim) {
-  if (!Function || Dim > 2 || !Function->hasAttr<CUDAGlobalAttr>())
+  if (!Function || Dim > 2)
     return {};
   if (!Scanned)
     scanLaunches();
+  if (!Function->hasAttr<CUDAGlobalAttr>()) {
+    if (!Propagated)
+      propagateToCallees();
+    auto Reached = CalleeExtents.find(Function->getCanonicalDecl());
+    return Reached == CalleeExtents.end() ? BlockExtentFact{}
+                                          : Reached->second[Dim];
+  }
   const FunctionDecl *Canonical = Function->getCanonicalDecl();
   if (auto Checked = CheckedExtents.find(Canonical);
       Checked != CheckedExtents.end()) {

@@ -81,8 +81,10 @@ public:
   /// from every launch the TU shows (the block argument's components through
   /// dim3 constructions and locals with one value, a defaulted component
   /// being 1), or from a check in the kernel's body that stops every other
-  /// extent. Nothing for a device function, a kernel the TU does not launch,
-  /// or a launch whose block is not read (cudaLaunchKernelEx's config).
+  /// extent. Nothing for a kernel the TU does not launch, or a launch whose
+  /// block is not read (cudaLaunchKernelEx's config). A device function has
+  /// what every kernel of the TU that reaches it has: the exact extent where
+  /// they all agree, the least factor.
   BlockExtentFact blockExtent(const FunctionDecl *Function, unsigned Dim);
 
   /// Per kernel: the extents over its launches so far (Mixed: two launches
@@ -110,6 +112,10 @@ private:
   /// the device functions they reach.
   llvm::DenseSet<const FunctionDecl *> KnownUnaligned;
   llvm::DenseSet<const FunctionDecl *> CalleeUnaligned;
+  /// Canonical device function -> the extents of every kernel reaching it,
+  /// joined (blockExtent).
+  llvm::DenseMap<const FunctionDecl *, std::array<BlockExtentFact, 3>>
+      CalleeExtents;
   /// Canonical kernel -> per parameter, the least factor over its launches.
   llvm::DenseMap<const FunctionDecl *, std::vector<uint64_t>> ArgumentFactors;
   /// Canonical kernel -> its launches' block extents.

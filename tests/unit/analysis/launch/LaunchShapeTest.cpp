@@ -118,6 +118,40 @@ void host(int *p) {
   EXPECT_FALSE(Shapes.rowsAreWarpAligned(P.function("unreached")));
 }
 
+TEST(LaunchShape, DeviceFunctionsHaveTheExtentsOfEveryKernelThatReachesThem) {
+  ParsedCuda P(R"cu(
+__device__ int leaf() { return threadIdx.x; }
+__device__ int both() { return leaf(); }
+__device__ int onlyWide() { return threadIdx.x; }
+__device__ int unlaunched() { return threadIdx.x; }
+__global__ void wide(int *p) { p[0] = both() + onlyWide(); }
+__global__ void narrow(int *p) { p[0] = both(); }
+__global__ void never(int *p) { p[0] = unlaunched(); }
+void host(int *p) {
+  wide<<<1, 128>>>(p);
+  narrow<<<1, dim3(64, 1, 1)>>>(p);
+}
+)cu");
+  ASSERT_TRUE(P.parsedCleanly());
+  LaunchShapes Shapes(P.context());
+  auto Extent = [&](const char *Function, unsigned Dim) {
+    return Shapes.blockExtent(P.function(Function), Dim);
+  };
+  EXPECT_EQ(Extent("onlyWide", 0).Exact, std::optional<uint64_t>(128));
+  EXPECT_EQ(Extent("onlyWide", 1).Exact, std::optional<uint64_t>(1));
+  // Reached from blocks 128 and 64 wide: the least factor, no exact width;
+  // both 1-D. So is what it calls.
+  for (const char *F : {"both", "leaf"}) {
+    EXPECT_FALSE(Extent(F, 0).Exact.has_value()) << F;
+    EXPECT_EQ(Extent(F, 0).Factor, 64u) << F;
+    EXPECT_EQ(Extent(F, 1).Exact, std::optional<uint64_t>(1)) << F;
+    EXPECT_EQ(Extent(F, 2).Exact, std::optional<uint64_t>(1)) << F;
+  }
+  // Reached only from a kernel the TU never launches: nothing known.
+  EXPECT_FALSE(Extent("unlaunched", 0).Exact.has_value());
+  EXPECT_FALSE(Extent("unlaunched", 1).Exact.has_value());
+}
+
 TEST(LaunchShape, KnownFactors) {
   ParsedCuda P(R"cu(
 template <int N> __host__ __device__ void sink(int);
