@@ -225,38 +225,18 @@ bool AnalysisManager::definitionCompiles(const FunctionDecl *Definition) {
   return It->second;
 }
 
-const FunctionDivergence *
-AnalysisManager::divergence(const FunctionDecl *FD) {
+const FunctionDecl *
+AnalysisManager::analysableDefinition(const FunctionDecl *FD) {
   const FunctionDecl *Definition = nullptr;
   if (!FD || !FD->hasBody(Definition) || !Definition ||
       Definition->isDependentContext() || !definitionCompiles(Definition))
     return nullptr;
-  auto It = Analyses.find(Definition);
-  if (It != Analyses.end())
-    return It->second.get();
-  if (InProgress.contains(Definition) || Depth >= MaxDepth)
-    return nullptr;
-  InProgress.insert(Definition);
-  ++Depth;
-  auto Result =
-      std::make_unique<FunctionDivergence>(Definition, Ctx, Options, this);
-  --Depth;
-  InProgress.erase(Definition);
-  const FunctionDivergence *Raw = Result.get();
-  Analyses[Definition] = std::move(Result);
-  return Raw;
+  return Definition;
 }
 
-const FunctionDivergence *AnalysisManager::divergenceForCall(
-    const FunctionDecl *FD, const CallExpr *Call,
+std::unique_ptr<FunctionDivergence> AnalysisManager::analyse(
+    const FunctionDecl *Definition,
     llvm::ArrayRef<std::optional<Uniformity>> ParameterValues) {
-  const FunctionDecl *Definition = nullptr;
-  if (!FD || !Call || !FD->hasBody(Definition) || !Definition ||
-      Definition->isDependentContext() || !definitionCompiles(Definition))
-    return nullptr;
-  auto It = CallAnalyses.find(Call);
-  if (It != CallAnalyses.end())
-    return It->second.get();
   if (InProgress.contains(Definition) || Depth >= MaxDepth)
     return nullptr;
   InProgress.insert(Definition);
@@ -265,15 +245,46 @@ const FunctionDivergence *AnalysisManager::divergenceForCall(
                                                      this, ParameterValues);
   --Depth;
   InProgress.erase(Definition);
+  return Result;
+}
+
+const FunctionDivergence *
+AnalysisManager::divergence(const FunctionDecl *FD) {
+  const FunctionDecl *Definition = analysableDefinition(FD);
+  if (!Definition)
+    return nullptr;
+  auto It = Analyses.find(Definition);
+  if (It != Analyses.end())
+    return It->second.get();
+  std::unique_ptr<FunctionDivergence> Result = analyse(Definition, {});
+  if (!Result)
+    return nullptr;
+  const FunctionDivergence *Raw = Result.get();
+  Analyses[Definition] = std::move(Result);
+  return Raw;
+}
+
+const FunctionDivergence *AnalysisManager::divergenceForCall(
+    const FunctionDecl *FD, const CallExpr *Call,
+    llvm::ArrayRef<std::optional<Uniformity>> ParameterValues) {
+  const FunctionDecl *Definition = analysableDefinition(FD);
+  if (!Definition || !Call)
+    return nullptr;
+  auto It = CallAnalyses.find(Call);
+  if (It != CallAnalyses.end())
+    return It->second.get();
+  std::unique_ptr<FunctionDivergence> Result =
+      analyse(Definition, ParameterValues);
+  if (!Result)
+    return nullptr;
   const FunctionDivergence *Raw = Result.get();
   CallAnalyses[Call] = std::move(Result);
   return Raw;
 }
 
 const CallSummary *AnalysisManager::summary(const FunctionDecl *FD) {
-  const FunctionDecl *Definition = nullptr;
-  if (!FD || !FD->hasBody(Definition) || !Definition ||
-      Definition->isDependentContext() || !definitionCompiles(Definition))
+  const FunctionDecl *Definition = analysableDefinition(FD);
+  if (!Definition)
     return nullptr;
   auto It = Summaries.find(Definition);
   if (It != Summaries.end())

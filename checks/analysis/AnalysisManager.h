@@ -130,7 +130,15 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionDivergence>>
       Analyses;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<CallSummary>> Summaries;
-  /// divergenceForCall's analyses, by call (null where none could be made).
+  /// FD's definition when it can be analysed (a body, not a dependent
+  /// template, compiles), else nullptr.
+  const FunctionDecl *analysableDefinition(const FunctionDecl *FD);
+  /// A new analysis of \p Definition, or nullptr while one of it is in
+  /// progress (recursion) or calls nest deeper than MaxDepth.
+  std::unique_ptr<FunctionDivergence>
+  analyse(const FunctionDecl *Definition,
+          llvm::ArrayRef<std::optional<Uniformity>> ParameterValues);
+  /// divergenceForCall's analyses, by call.
   llvm::DenseMap<const CallExpr *, std::unique_ptr<FunctionDivergence>>
       CallAnalyses;
   /// Stand-ins handed to recursive calls while the real summary is built.

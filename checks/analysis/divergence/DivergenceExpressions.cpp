@@ -736,6 +736,16 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
       }
       return A == B;
     };
+    // Two lane forms whose lane terms cancel: the difference of their
+    // offsets, as uniform and as aligned as both.
+    auto OffsetsDifference = [&] {
+      Uniformity Difference = Uniformity::at(
+          std::min(L.laneOffsetLevel(), R.laneOffsetLevel()), L.origin());
+      Difference.addSymbols(L.symbols() | R.symbols());
+      Difference.setKnownAlignLog2(
+          std::min(L.laneOffsetAlignLog2(), R.laneOffsetAlignLog2()));
+      return Difference.setPointsToLocal(Result.mayPointToLocal());
+    };
     const bool LLane = L.isScaledLaneLinear() || L.isLaneQuotient();
     const bool RLane = R.isScaledLaneLinear() || R.isLaneQuotient();
     if (Op == BO_Sub && OneDimensional && L.isLaneQuotient() &&
@@ -743,12 +753,7 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
         SamePeriod(L.laneSpanLog2(), R.laneSpanLog2())) {
       // (lane / 2^k + U) - (lane / 2^k + V) = U - V (cuCollections'
       // `idx - thread_rank / CGSize`, idx the global index / CGSize).
-      Uniformity Difference = Uniformity::at(
-          std::min(L.laneOffsetLevel(), R.laneOffsetLevel()), L.origin());
-      Difference.addSymbols(L.symbols() | R.symbols());
-      Difference.setKnownAlignLog2(
-          std::min(L.laneOffsetAlignLog2(), R.laneOffsetAlignLog2()));
-      return Difference.setPointsToLocal(Result.mayPointToLocal());
+      return OffsetsDifference();
     }
     if ((L.isLaneQuotient() && !RLane) ||
         (Op == BO_Add && R.isLaneQuotient() && !LLane)) {
@@ -770,12 +775,7 @@ Uniformity FunctionDivergence::Impl::arithmetic(BinaryOperatorKind Op,
       // the block's first index). Only in blocks known to be 1-D: elsewhere
       // threadIdx.x stands in for the linear index only as far as warp
       // tiles go, and `linear - threadIdx.x` is a row's offset, not uniform.
-      Uniformity Difference = Uniformity::at(
-          std::min(L.laneOffsetLevel(), R.laneOffsetLevel()), L.origin());
-      Difference.addSymbols(L.symbols() | R.symbols());
-      Difference.setKnownAlignLog2(
-          std::min(L.laneOffsetAlignLog2(), R.laneOffsetAlignLog2()));
-      return Difference.setPointsToLocal(Result.mayPointToLocal());
+      return OffsetsDifference();
     }
     if (!Lane && Op == BO_Sub && L.isScaledLaneLinear() &&
         R.isScaledLaneLinear() && L.laneScaleLog2() == R.laneScaleLog2() &&
