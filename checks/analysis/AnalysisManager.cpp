@@ -248,20 +248,29 @@ std::unique_ptr<FunctionDivergence> AnalysisManager::analyse(
   return Result;
 }
 
+/// The analysis cached under \p Key, or the one \p Make makes, cached
+/// unless it made none (recursion, depth: a later query may succeed).
+template <typename KeyT>
+static const FunctionDivergence *cachedAnalysis(
+    llvm::DenseMap<KeyT, std::unique_ptr<FunctionDivergence>> &Cache, KeyT Key,
+    llvm::function_ref<std::unique_ptr<FunctionDivergence>()> Make) {
+  if (auto It = Cache.find(Key); It != Cache.end())
+    return It->second.get();
+  std::unique_ptr<FunctionDivergence> Result = Make();
+  if (!Result)
+    return nullptr;
+  const FunctionDivergence *Raw = Result.get();
+  Cache[Key] = std::move(Result);
+  return Raw;
+}
+
 const FunctionDivergence *
 AnalysisManager::divergence(const FunctionDecl *FD) {
   const FunctionDecl *Definition = analysableDefinition(FD);
   if (!Definition)
     return nullptr;
-  auto It = Analyses.find(Definition);
-  if (It != Analyses.end())
-    return It->second.get();
-  std::unique_ptr<FunctionDivergence> Result = analyse(Definition, {});
-  if (!Result)
-    return nullptr;
-  const FunctionDivergence *Raw = Result.get();
-  Analyses[Definition] = std::move(Result);
-  return Raw;
+  return cachedAnalysis(Analyses, Definition,
+                        [&] { return analyse(Definition, {}); });
 }
 
 const FunctionDivergence *AnalysisManager::divergenceForCall(
@@ -270,16 +279,9 @@ const FunctionDivergence *AnalysisManager::divergenceForCall(
   const FunctionDecl *Definition = analysableDefinition(FD);
   if (!Definition || !Call)
     return nullptr;
-  auto It = CallAnalyses.find(Call);
-  if (It != CallAnalyses.end())
-    return It->second.get();
-  std::unique_ptr<FunctionDivergence> Result =
-      analyse(Definition, ParameterValues);
-  if (!Result)
-    return nullptr;
-  const FunctionDivergence *Raw = Result.get();
-  CallAnalyses[Call] = std::move(Result);
-  return Raw;
+  return cachedAnalysis(CallAnalyses, Call, [&] {
+    return analyse(Definition, ParameterValues);
+  });
 }
 
 const CallSummary *AnalysisManager::summary(const FunctionDecl *FD) {
