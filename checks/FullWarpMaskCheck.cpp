@@ -476,11 +476,15 @@ void FullWarpMaskCheck::check(const MatchFinder::MatchResult &Result) {
       uint64_t Symbols = Inner->Condition
                              ? CalleeD->uniformityOf(Inner->Condition).symbols()
                              : Inner->ConditionUniformity.symbols();
-      bool PlainCall =
-          !isa<CXXMemberCallExpr>(Call) && !isa<CXXOperatorCallExpr>(Call);
-      for (unsigned I = 0; PlainCall && I < Call->getNumArgs() && I < 32; ++I)
+      // Parameter I is argument I, after the object of a member operator.
+      const auto *Method = dyn_cast<CXXMethodDecl>(CalleeDef);
+      const unsigned FirstArg = isa<CXXOperatorCallExpr>(Call) && Method &&
+                                        !Method->isStatic()
+                                    ? 1
+                                    : 0;
+      for (unsigned I = 0; FirstArg + I < Call->getNumArgs() && I < 32; ++I)
         if (Symbols & (static_cast<uint64_t>(1) << I)) {
-          const Expr *Arg = Call->getArg(I);
+          const Expr *Arg = Call->getArg(FirstArg + I);
           if (!isa<CXXDefaultArgExpr>(Arg) &&
               !D->uniformityOf(Arg).isUniformAt(Level::warp())) {
             P.Argument = Arg;

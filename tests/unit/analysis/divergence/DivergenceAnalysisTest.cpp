@@ -1010,6 +1010,41 @@ __global__ void k(int n) {
   EXPECT_EQ(S.probe("k", 6).scope(), Scope::Grid);
 }
 
+TEST(DivergenceAnalysis, CallsRecordWhatTheyPassEveryParameter) {
+  // `tid` decides only a branch of the callee: not its return value, its
+  // stores or a barrier. The call still records what it passes there, for
+  // the checks that ask how the callee diverges as this call calls it.
+  Snippet S(R"cu(
+__device__ void settle(int tid, int n) {
+  if (tid < n)
+    __syncwarp();
+}
+struct Voter {
+  __device__ void vote(int first, int limit) const {
+    if (first < limit)
+      __syncwarp();
+  }
+};
+__global__ void k(int n, Voter v) {
+  settle(threadIdx.x, n);
+  settle(blockIdx.x, n);
+  v.vote(threadIdx.x % 32, n);
+}
+)cu");
+  ASSERT_TRUE(S.parsedCleanly());
+  const FunctionDivergence &D = S.divergence("k");
+  std::vector<const CallExpr *> Settles = S.callsOf("k", "settle");
+  std::vector<const CallExpr *> Votes = S.callsOf("k", "vote");
+  ASSERT_EQ(Settles.size(), 2u);
+  ASSERT_EQ(Votes.size(), 1u);
+  EXPECT_EQ(D.symbolValueAtCall(Settles[0], 0).scope(), Scope::Thread);
+  EXPECT_EQ(D.symbolValueAtCall(Settles[0], 1).scope(), Scope::Grid);
+  EXPECT_EQ(D.symbolValueAtCall(Settles[1], 0).scope(), Scope::Block);
+  // A member call: parameter 0 is the first argument after the object.
+  EXPECT_EQ(D.symbolValueAtCall(Votes[0], 0).scope(), Scope::Thread);
+  EXPECT_EQ(D.symbolValueAtCall(Votes[0], 1).scope(), Scope::Grid);
+}
+
 TEST(DivergenceAnalysis, LambdasBindCapturesAtTheCall) {
   Snippet S(R"cu(
 __global__ void k(int n) {
