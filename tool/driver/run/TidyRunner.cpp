@@ -384,6 +384,12 @@ public:
     // As runClangTidy: __clang_analyzer__ defined, no "N warnings
     // generated" lines.
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    // `#pragma clang __debug crash` (and parser_crash, assert,
+    // llvm_fatal_error, llvm_unreachable, overflow_stack) stop the compiler
+    // on purpose: in a worker thread, they end the process and every other
+    // file's findings with it. A file's text must not decide that; as in
+    // clangd, they are ignored. The preamble builds copy this invocation.
+    Invocation->getPreprocessorOpts().DisablePragmaDebugCrash = true;
     Invocation->getDiagnosticOpts().ShowCarets = false;
     if (State.Commands > 0)
       State.closeCommand();
