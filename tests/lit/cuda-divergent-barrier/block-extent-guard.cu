@@ -53,6 +53,20 @@ __global__ void elseGuard(float *out, unsigned n) {
   out[threadIdx.x] = buf[n - 1 - threadIdx.x];
 }
 
+// A warp index against a uniform bound: only warps at or beyond it
+// return, so only a block wider than 32 * warps makes anyone leave.
+// Potential.
+__global__ void warpRows(float *out, int warps) {
+  __shared__ float buf[1024];
+  int warp = threadIdx.x >> 5;
+  if (warp >= warps)
+    return;
+  buf[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  // CHECK-MESSAGES-POTENTIAL: :[[@LINE-1]]:3: warning: '__syncthreads()' is reached under control flow that diverges within the block (early exit); potential: only threads with threadIdx.x at or beyond '32 * warps' return, so this is a bug only if the kernel is launched with a block wider than that in x, which the tool does not see here [cuda-divergent-barrier]
+  out[threadIdx.x] = buf[1023 - threadIdx.x];
+}
+
 // Not guards, definite as before:
 
 // A literal bound trims the block on purpose.

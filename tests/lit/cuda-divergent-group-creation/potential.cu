@@ -48,3 +48,30 @@ __global__ void tailExit(int *out, int n) {
   // CHECK-MESSAGES-POTENTIAL: :[[@LINE-2]]:14: warning: 'binary_partition' partitions thread_block_tile<32> 'warp' under control flow that diverges within the warp (early exit); every thread of the parent group must reach it [cuda-divergent-group-creation]
   out[i] = odd.size();
 }
+
+// One warp per group: warps at or beyond n_group leave, with a second exit
+// operand that is the same for the whole block. Only a block wider than 32 *
+// n_group makes anyone leave before the block is partitioned: potential.
+__global__ void warpPerGroup(float *out, long n_group) {
+  const int warp_id = threadIdx.x / 32;
+  const int n = static_cast<int>(n_group);
+  const int num_warps = blockDim.x / 32;
+  if (warp_id >= n || num_warps < n)
+    return;
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  // CHECK-MESSAGES-POTENTIAL: :[[@LINE-1]]:36: warning: 'tiled_partition<32>' partitions thread_block 'block' under control flow that diverges within the block (early exit); every thread of the parent group must reach it; potential: only threads with threadIdx.x at or beyond '32 * n' return, so threads leave only if the kernel is launched with a block wider than that in x, which the tool does not see here [cuda-divergent-group-creation]
+  out[threadIdx.x] = tile.shfl(1.0f, 0);
+}
+
+// Two thread-dependent exit operands: not a guard, definite.
+__global__ void warpOrLane(float *out, int n) {
+  const int warp_id = threadIdx.x / 32;
+  if (warp_id >= n || threadIdx.x % 32 == 31)
+    return;
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'tiled_partition<32>' partitions thread_block 'block' under control flow that diverges within the block (early exit); every thread of the parent group must reach it [cuda-divergent-group-creation]
+  // CHECK-MESSAGES-POTENTIAL: :[[@LINE-2]]:36: warning: 'tiled_partition<32>' partitions thread_block 'block' under control flow that diverges within the block (early exit); every thread of the parent group must reach it [cuda-divergent-group-creation]
+  out[threadIdx.x] = tile.shfl(1.0f, 0);
+}
