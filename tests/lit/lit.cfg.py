@@ -47,6 +47,9 @@ else:
     # --file-memory-limit counts the allocator, which a sanitizer build
     # replaces (tool/driver/support/MemoryBudget.h).
     config.available_features.add("memory-budget")
+    # Crash recovery is off where a sanitizer reports crashes itself
+    # (tool/driver/run/ParallelRun.cpp).
+    config.available_features.add("crash-recovery")
 
 script = os.path.join(config.test_source_root, "check_cuda_tidy.py")
 config.substitutions.append(("%check_cuda_tidy", "python3 " + script))

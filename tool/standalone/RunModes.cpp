@@ -438,7 +438,7 @@ void StandaloneRun::analyze() {
       [this] { return Index.withIndexOption(createOptionsProvider()); },
       HowToRun);
   AnalysisFailed |= Run.TimedOut > 0 || Run.OverMemory > 0 ||
-                    Run.NotStarted > 0;
+                    Run.NotStarted > 0 || Run.Crashed > 0;
   Cache->finish(CacheStats);
   // The cross-file findings come once every file is done; with --index-dir
   // from the join instead, which sees every run's records.

@@ -268,13 +268,12 @@ int StandaloneRun::summarize() {
 }
 
 int StandaloneRun::finish(int Code) {
-  // Timers a parse ran are reported at exit by LLVM's default group: a
-  // `#pragma clang __debug crash` times itself even when it is ignored
-  // (TidyRunner), so a file's text could append a timing table to the
-  // output. cuda-tidy reports no timings of its own this way: the queued
-  // reports are drained here, unprinted.
-  llvm::TimerGroup::printAll(llvm::nulls());
-  if (Run.LeftRunning) {
+  // A worker left running (abandoned over a limit) may still touch what
+  // static destructors free, and a parse ended by a crash (recovered,
+  // ParallelRun.cpp) may have left objects of its stack registered in
+  // LLVM's globals (a timer in the default timer group): either way the
+  // process ends here, its output flushed, without destructors.
+  if (Run.LeftRunning || Run.Crashed) {
     llvm::outs().flush();
     llvm::errs().flush();
     if (Index.enabled())
@@ -282,6 +281,12 @@ int StandaloneRun::finish(int Code) {
                                               /*IgnoreErrors=*/true);
     ::_exit(Code);
   }
+  // Timers a parse ran are reported at exit by LLVM's default group: a
+  // `#pragma clang __debug crash` times itself even when it is ignored
+  // (TidyRunner), so a file's text could append a timing table to the
+  // output. cuda-tidy reports no timings of its own this way: the queued
+  // reports are drained here, unprinted.
+  llvm::TimerGroup::printAll(llvm::nulls());
   return Code;
 }
 

@@ -11,6 +11,7 @@
 #include "tool/driver/run/PerArchFindings.h"
 
 #include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -27,6 +28,7 @@
 #include <set>
 #include <thread>
 #include <pthread.h>
+#include <unistd.h>
 #include <tuple>
 
 namespace clang::tidy::cuda::driver {
@@ -486,6 +488,15 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
   Watched->ThreadOf.assign(Files.size(), 0);
   const bool LimitMemory =
       Settings.FileMemoryLimitBytes > 0 && memoryBudgetEnforced();
+  // Crash recovery (llvm::CrashRecoveryContext), enabled once per process:
+  // a signal in a worker's parse costs that file, not the run. Not in a
+  // sanitizer build, whose runtime reports the crash itself.
+  static const bool RecoverFromCrashes = [] {
+    if (!memoryBudgetEnforced())
+      return false;
+    llvm::CrashRecoveryContext::Enable();
+    return true;
+  }();
   if (LimitMemory)
     for (size_t I = 0; I < Files.size(); ++I) {
       Watched->Memory.push_back(std::make_unique<MemoryAccount>());
@@ -575,29 +586,84 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       MemoryAccount *Account = LimitMemory ? Watched->Memory[I].get() : nullptr;
       // One parse and analysis of the file over \p FS; false when the file
       // was abandoned meanwhile (then nothing of the run may be touched).
+      // The signal that ended the file's last parse (crash recovery), or 0.
+      int CrashSignal = 0;
       auto Analyze = [&](const llvm::IntrusiveRefCntPtr<
                              llvm::vfs::OverlayFileSystem> &FS,
                          const RunCaches *With, FileRun &Run) {
-        ClangTidyContext Context(MakeFileOptions(), false, false, false);
-        setThreadMemoryAccount(Account);
-        if (With) {
-          Run = runFileWithCaches(Context, Compilations, File, FS,
-                                  Settings.FixNotes, *With);
+        auto Parse = [&] {
+          ClangTidyContext Context(MakeFileOptions(), false, false, false);
+          setThreadMemoryAccount(Account);
+          if (With) {
+            Run = runFileWithCaches(Context, Compilations, File, FS,
+                                    Settings.FixNotes, *With);
+          } else {
+            Run.Errors = runClangTidy(Context, Compilations, {File}, FS,
+                                      Settings.FixNotes, false, "",
+                                      /*Quiet=*/true);
+            Run.Stats = Context.getStats();
+          }
+          // Headers named as a PCH names them (Findings.h), in both ways,
+          // and the findings in the order of those names (issue 38 G11;
+          // runFileWithCaches did both for each command).
+          absoluteFileNames(Run.Errors);
+          if (!With)
+            sortAsClangTidy(Run.Errors);
+        };
+        if (RecoverFromCrashes) {
+          // A crash in the compiler (a bug, or input it was never meant
+          // to see) costs this file only: the parse is left where it
+          // stopped, its memory with it, and the worker goes on.
+          llvm::CrashRecoveryContext Recovery;
+          if (!Recovery.RunSafely(Parse)) {
+            CrashSignal = Recovery.RetCode > 128 ? Recovery.RetCode - 128
+                                                 : Recovery.RetCode;
+            Run = FileRun();
+          }
         } else {
-          Run.Errors = runClangTidy(Context, Compilations, {File}, FS,
-                                    Settings.FixNotes, false, "",
-                                    /*Quiet=*/true);
-          Run.Stats = Context.getStats();
+          Parse();
         }
-        // Headers named as a PCH names them (Findings.h), in both ways,
-        // and the findings in the order of those names (issue 38 G11;
-        // runFileWithCaches did both for each command).
-        absoluteFileNames(Run.Errors);
-        if (!With)
-          sortAsClangTidy(Run.Errors);
         setThreadMemoryAccount(nullptr);
         std::scoped_lock Lock(Watched->Mutex);
         return !Watched->Abandoned[I];
+      };
+      // A crashed file: reported by name with no findings. What its parse
+      // held stays allocated until the process ends, as an abandoned
+      // file's does, and counts against the process's budget. A crash
+      // while the worker held a lock the others take cannot be recovered
+      // from: the run ends, as it would have without recovery.
+      auto Crashed = [&] {
+        if (memoryStopDeferredOnThisThread()) {
+          llvm::errs() << ("cuda-tidy: error: the compiler crashed (" +
+                           std::string(strsignal(CrashSignal)) +
+                           ") while analysing '" + escapeForTerminal(File) +
+                           "' and holding a lock of the run; the run "
+                           "cannot go on\n");
+          llvm::errs().flush();
+          ::_exit(128 + CrashSignal);
+        }
+        {
+          std::scoped_lock Lock(Watched->Mutex);
+          Watched->Running[I] = 0;
+          ++Watched->Completed;
+          if (LimitMemory)
+            Watched->HeldByAbandoned += static_cast<std::uint64_t>(std::max<
+                std::int64_t>(0, Watched->Memory[I]->Bytes.load()));
+        }
+        Watched->CompletedChanged.notify_all();
+        Schedule.done(I);
+        std::scoped_lock Lock(ResultMutex);
+        llvm::errs() << ("cuda-tidy: error: the compiler crashed (" +
+                         std::string(strsignal(CrashSignal)) +
+                         ") while analysing '" + escapeForTerminal(File) +
+                         "'; it has no findings\n");
+        PerFile[I].clear();
+        Finished[I] = 1;
+        Failed[I] = 1;
+        ++Result.Crashed;
+        ReportReadyFiles();
+        if (Settings.Progress)
+          Settings.Progress(++Done, Result.Errors.size());
       };
       FileRun Run;
       // The files that share this one's preamble may start as soon as it
@@ -628,6 +694,10 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                        workerFileSystem(StartDir)),
                    WithSignal ? &*WithSignal : nullptr, Run))
         return; // reported as timed out; nothing of the run is touched
+      if (CrashSignal) {
+        Crashed();
+        continue;
+      }
       if (Run.NeedsParse) {
         // Its turn comes in the second step, with its preamble planned.
         {
@@ -677,11 +747,17 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
           FileRun Again;
           if (!Analyze(repairedFileSystem(Disk, Repaired), &NoPreamble, Again))
             return;
+          if (CrashSignal)
+            break; // reported below, after the repair rounds
           Run.Errors = std::move(Again.Errors);
           Run.Stats = Again.Stats;
           Run.Failed = Again.Failed;
           Run.FunctionsNotAnalyzed = std::move(Again.FunctionsNotAnalyzed);
         }
+      }
+      if (CrashSignal) {
+        Crashed();
+        continue;
       }
       llvm::append_range(Repairs, Run.FunctionsNotAnalyzed);
       std::vector<ClangTidyError> Errors = std::move(Run.Errors);

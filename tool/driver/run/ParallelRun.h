@@ -36,6 +36,9 @@ struct RunResult {
   /// RunSettings::ProcessMemoryBudgetBytes, or no worker thread could be
   /// started (issue 38 G3).
   unsigned NotStarted = 0;
+  /// Files whose analysis crashed the compiler (a signal in the worker),
+  /// recovered: reported by name with no findings, the others go on.
+  unsigned Crashed = 0;
   /// Threads of timed-out (or over-memory) files still running, or stopped
   /// for good, when the run returned.
   unsigned LeftRunning = 0;

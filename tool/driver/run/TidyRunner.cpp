@@ -27,6 +27,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -389,7 +390,12 @@ public:
     // on purpose: in a worker thread, they end the process and every other
     // file's findings with it. A file's text must not decide that; as in
     // clangd, they are ignored. The preamble builds copy this invocation.
-    Invocation->getPreprocessorOpts().DisablePragmaDebugCrash = true;
+    // The crash-recovery test (lit cli/crash-recovery.test) turns them back
+    // on through the environment, as clangd's tests do, to crash a parse.
+    static const bool CrashPragmasForTest =
+        llvm::sys::Process::GetEnv("CUDA_TIDY_TEST_CRASH_PRAGMAS").has_value();
+    Invocation->getPreprocessorOpts().DisablePragmaDebugCrash =
+        !CrashPragmasForTest;
     Invocation->getDiagnosticOpts().ShowCarets = false;
     if (State.Commands > 0)
       State.closeCommand();

@@ -48,6 +48,14 @@ MemoryStopDeferred::~MemoryStopDeferred() {
 #endif
 }
 
+bool memoryStopDeferredOnThisThread() {
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+  return Deferred > 0;
+#else
+  return false;
+#endif
+}
+
 void setThreadMemoryAccount(MemoryAccount *Account) {
 #ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
   Current = Account;

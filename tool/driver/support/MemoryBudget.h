@@ -58,6 +58,10 @@ public:
   MemoryStopDeferred &operator=(const MemoryStopDeferred &) = delete;
 };
 
+/// Whether a MemoryStopDeferred lives on the calling thread: it holds, or
+/// may hold, a lock other workers take.
+bool memoryStopDeferredOnThisThread();
+
 /// Whether the allocator is counted in this build (not in sanitizer builds).
 bool memoryBudgetEnforced();
 
