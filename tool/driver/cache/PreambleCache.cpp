@@ -351,15 +351,34 @@ constexpr int PchZstdLevel = 3;
 /// The synthetic main files' names start so (TidyRunner skips them).
 constexpr llvm::StringLiteral SyntheticPrefix = ".cuda-tidy-preamble-";
 
-/// Counts every diagnostic the build emits.
+/// Counts the diagnostics of the build that a parse from the preamble would
+/// lose: every one, or, where the run shows no compiler warning (no
+/// `clang-diagnostic-*` check enabled: cuda-tidy's default), all but the
+/// warnings and their notes. A user header with a `-Wswitch` warning
+/// (cuda-samples' helper_cuda.h under <cusparse.h>) then stays in the
+/// preamble instead of being parsed again at every edit.
 class CountingConsumer : public DiagnosticConsumer {
 public:
+  explicit CountingConsumer(bool CountWarnings)
+      : CountWarnings(CountWarnings) {}
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
                         const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    ++Count;
+    if (Level == DiagnosticsEngine::Warning)
+      LastWasWarning = true;
+    else if (Level != DiagnosticsEngine::Note)
+      LastWasWarning = false;
+    const bool Lost = CountWarnings || (Level != DiagnosticsEngine::Warning &&
+                                        !(Level == DiagnosticsEngine::Note &&
+                                          LastWasWarning));
+    if (Lost)
+      ++Count;
   }
   unsigned Count = 0;
+
+private:
+  const bool CountWarnings;
+  bool LastWasWarning = false;
 };
 
 class BuildCallbacks : public PreambleCallbacks {
@@ -712,7 +731,7 @@ PreambleCache::build(const CompilerInvocation &Invocation,
                      const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
                      const std::shared_ptr<PCHContainerOperations> &PCHOps,
                      const std::shared_ptr<const Preamble> &Shared,
-                     bool AllowUserHeaders) {
+                     bool AllowUserHeaders, bool CompilerWarningsShown) {
   auto Result = std::make_shared<Preamble>();
   Result->PchPath = pchPathFor(Key);
   // The shared preamble is built from an empty main file: it holds what
@@ -768,7 +787,7 @@ PreambleCache::build(const CompilerInvocation &Invocation,
        Attempt < 3 && (Scan.cut(Count) || BuildingShared); ++Attempt) {
     PreambleBounds Bounds(Scan.cut(Count),
                           /*PreambleEndsAtStartOfLine=*/true);
-    CountingConsumer Counter;
+    CountingConsumer Counter(CompilerWarningsShown);
     IntrusiveRefCntPtr<DiagnosticsEngine> Diags =
         CompilerInstance::createDiagnostics(*BuildFS, Copy.getDiagnosticOpts(),
                                             &Counter,
@@ -1188,7 +1207,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
     const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &FullScan,
     const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
     const std::shared_ptr<PCHContainerOperations> &PCHOps,
-    PreambleSource &Source) {
+    PreambleSource &Source, bool CompilerWarningsShown) {
   Source = PreambleSource::None;
   // The include lines planRun chose this file's preamble to cover.
   LeadingIncludes Scan = FullScan;
@@ -1246,17 +1265,23 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
   // of a lone file is a parse.
   const bool Hesitant = Disk && !SeveralFiles && !Relint;
   const std::string Flags = flagsKey(Invocation);
+  // A preamble built for a run that shows no compiler warning may hold a
+  // header whose warnings it dropped: it is not for a run that shows them.
+  auto WarningsPart = [&](KeyBuilder &Key) -> KeyBuilder & {
+    return CompilerWarningsShown ? Key
+                                 : Key.add("compiler warnings not shown");
+  };
   auto SightingOf = [&](llvm::StringRef Lines) {
-    return KeyBuilder()
-        .add(PreambleKeyVersion)
+    KeyBuilder Key;
+    Key.add(PreambleKeyVersion)
         .add("sighting")
         .add(toolVersionKey())
         .add(Flags)
         .add(Cwd)
         .add(Lines)
         .add(AllowUserHeaders ? "user headers" : "system headers only")
-        .add(Folders)
-        .final();
+        .add(Folders);
+    return WarningsPart(Key).final();
   };
   auto SharedBase = [&]() -> std::shared_ptr<const Preamble> {
     if (!ChainOnShared || (!Disk && !SeveralFiles))
@@ -1295,8 +1320,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
                            Hesitant && BuildAfter > 1 ? SharedPolicy::LoadOnly
                                                       : SharedPolicy::Build);
   auto KeyOf = [&](llvm::StringRef Lines, const Preamble *On) {
-    return KeyBuilder()
-        .add(PreambleKeyVersion)
+    KeyBuilder Key;
+    Key.add(PreambleKeyVersion)
         .add(toolVersionKey())
         .add(Flags)
         .add(Cwd)
@@ -1304,8 +1329,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
         .add(On ? "chained on" : "whole")
         .add(On ? On->PchHash : Digest{})
         .add(AllowUserHeaders ? "user headers" : "system headers only")
-        .add(Folders)
-        .final();
+        .add(Folders);
+    return WarningsPart(Key).final();
   };
   if (Hesitant && BuildAfter > 1 && (Shared || !ChainOnShared) &&
       Disk->contains(EntryKind::Preamble, KeyOf(Signature, Shared.get()))) {
@@ -1383,7 +1408,7 @@ std::shared_ptr<const Preamble> PreambleCache::acquire(
         return Got;
       }
       Got = build(Invocation, MainFile, MainBuffer, Scan, For, FS, PCHOps, On,
-                  AllowUserHeaders);
+                  AllowUserHeaders, CompilerWarningsShown);
       Source = PreambleSource::Built;
       ++Counters.PreambleMisses;
       if (Got->Usable)
@@ -1503,7 +1528,8 @@ std::shared_ptr<const Preamble> PreambleCache::acquireShared(
     std::unique_ptr<llvm::MemoryBuffer> Empty =
         llvm::MemoryBuffer::getMemBuffer("", Anchor);
     Result = build(Invocation, Anchor, *Empty, LeadingIncludes(), Key, FS,
-                   PCHOps, nullptr, /*AllowUserHeaders=*/false);
+                   PCHOps, nullptr, /*AllowUserHeaders=*/false,
+                   /*CompilerWarningsShown=*/true);
     if (Result->Storable)
       // (Kept as it is: every file of these flags loads it, in every run
       // that parses one, and a load of an uncompressed entry reads only

@@ -295,13 +295,16 @@ public:
                                            bool Relint = false);
 
   /// The preamble for this compile, or null (parse without one). Builds it
-  /// when needed, with \p FS and \p PCHOps.
+  /// when needed, with \p FS and \p PCHOps. \p CompilerWarningsShown:
+  /// whether the run reports compiler warnings (a `clang-diagnostic-*`
+  /// check); where it does not, a header whose only diagnostics are
+  /// warnings may enter the preamble (its key says so).
   std::shared_ptr<const Preamble>
   acquire(const CompilerInvocation &Invocation, llvm::StringRef MainFile,
           const llvm::MemoryBuffer &MainBuffer, const LeadingIncludes &Scan,
           const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
           const std::shared_ptr<PCHContainerOperations> &PCHOps,
-          PreambleSource &Source);
+          PreambleSource &Source, bool CompilerWarningsShown = true);
 
   /// Sets \p Invocation up to start from \p P: the PCH comes from an
   /// in-memory file pushed onto \p FS, and the main file is remapped to
@@ -339,7 +342,8 @@ private:
         const Digest &Key,
         const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &FS,
         const std::shared_ptr<PCHContainerOperations> &PCHOps,
-        const std::shared_ptr<const Preamble> &Shared, bool AllowUserHeaders);
+        const std::shared_ptr<const Preamble> &Shared, bool AllowUserHeaders,
+        bool CompilerWarningsShown);
   /// The shared preamble of these flags (the predefines and the CUDA
   /// headers the driver force-includes, before any line of the file), or
   /// null when it cannot be had. Built once per run and flags, and kept.

@@ -14,6 +14,7 @@
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/GlobList.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -366,6 +367,17 @@ llvm::StringSet<> recordNames(llvm::StringRef Dir) {
   return Names;
 }
 
+/// Whether a run with \p Options may report a compiler warning: a
+/// `clang-diagnostic-*` check is enabled by name or by a wider glob (`*`,
+/// `clang-*`). Conservative: no check list counts as yes.
+bool compilerWarningsShown(const ClangTidyOptions &Options) {
+  if (!Options.Checks)
+    return true;
+  if (llvm::StringRef(*Options.Checks).contains("clang-diagnostic"))
+    return true;
+  return GlobList(*Options.Checks).contains("clang-diagnostic-any-warning");
+}
+
 class Factory : public tooling::FrontendActionFactory {
 public:
   Factory(ClangTidyContext &Context,
@@ -474,7 +486,8 @@ public:
       LeadingIncludes Scan = scanLeadingIncludes((*Main)->getBuffer());
       State.UsedPreamble = Caches.Preambles->acquire(
           *Invocation, MainPath, **Main, Scan, Files->getVirtualFileSystemPtr(),
-          PCHOps, State.Source);
+          PCHOps, State.Source,
+          compilerWarningsShown(Context.getOptionsForFile(MainPath)));
       if (Caches.PreambleAcquired)
         Caches.PreambleAcquired();
       if (State.UsedPreamble &&
