@@ -137,20 +137,29 @@ const IfStmt *ifHolding(const Stmt *Body, const Stmt *Branch,
   return nullptr;
 }
 
+/// \p Cond without its logical negations (each flips \p ExitWhenTrue),
+/// parentheses and implicit casts; false when another unary operator is
+/// outermost.
+bool stripNegations(const Expr *&Cond, bool &ExitWhenTrue) {
+  Cond = Cond->IgnoreParenImpCasts();
+  while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
+    if (Not->getOpcode() != UO_LNot)
+      return false;
+    ExitWhenTrue = !ExitWhenTrue;
+    Cond = Not->getSubExpr()->IgnoreParenImpCasts();
+  }
+  return true;
+}
+
 /// `Index Op Bound` as a guard whose true side (or false side, when
 /// \p ExitWhenTrue is false) is the threads at or beyond the bound.
 std::optional<BlockExtentGuard> guardComparison(const Expr *Cond,
                                                 bool ExitWhenTrue,
                                                 const FunctionDivergence &D,
                                                 ASTContext &Ctx) {
-  Cond = Cond->IgnoreParenImpCasts();
   // !(a < b) is a >= b.
-  while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
-    if (Not->getOpcode() != UO_LNot)
-      return std::nullopt;
-    ExitWhenTrue = !ExitWhenTrue;
-    Cond = Not->getSubExpr()->IgnoreParenImpCasts();
-  }
+  if (!stripNegations(Cond, ExitWhenTrue))
+    return std::nullopt;
   const auto *Compare = dyn_cast<BinaryOperator>(Cond);
   if (!Compare || !Compare->isRelationalOp())
     return std::nullopt;
@@ -211,13 +220,9 @@ blockExtentGuard(const Stmt *Branch, const Stmt *Exit,
   bool ExitWhenTrue = contains(If->getThen(), Exit);
   if (!ExitWhenTrue && !contains(If->getElse(), Exit))
     return std::nullopt;
-  const Expr *Cond = If->getCond()->IgnoreParenImpCasts();
-  while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
-    if (Not->getOpcode() != UO_LNot)
-      return std::nullopt;
-    ExitWhenTrue = !ExitWhenTrue;
-    Cond = Not->getSubExpr()->IgnoreParenImpCasts();
-  }
+  const Expr *Cond = If->getCond();
+  if (!stripNegations(Cond, ExitWhenTrue))
+    return std::nullopt;
   // `guard || u` and `guard && u` with u the same for the whole block: u
   // makes every thread exit or none (or every thread the guard picks), so
   // the threads that leave alone are still the guard's (vllm's

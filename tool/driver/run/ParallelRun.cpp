@@ -505,6 +505,20 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
               Settings.FileMemoryLimitBytes, INT64_MAX));
     }
 
+  // A file that failed with no findings: \p Message printed (one write, a
+  // line other threads cannot split) and the file counted in \p Counter.
+  auto FailFile = [&](size_t I, const std::string &Message,
+                      unsigned &Counter) {
+    std::scoped_lock Lock(ResultMutex);
+    llvm::errs() << Message;
+    PerFile[I].clear();
+    Finished[I] = 1;
+    Failed[I] = 1;
+    ++Counter;
+    ReportReadyFiles();
+    if (Settings.Progress)
+      Settings.Progress(++Done, Result.Errors.size());
+  };
   // A file never started: failed with no findings, and why.
   auto NotAnalyzed = [&](size_t I, const std::string &Why) {
     {
@@ -513,16 +527,10 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     }
     Watched->CompletedChanged.notify_all();
     Schedule.done(I);
-    std::scoped_lock Lock(ResultMutex);
-    llvm::errs() << ("cuda-tidy: error: '" + escapeForTerminal(Files[I]) +
-                     "' was not analyzed: " + Why + "\n");
-    PerFile[I].clear();
-    Finished[I] = 1;
-    Failed[I] = 1;
-    ++Result.NotStarted;
-    ReportReadyFiles();
-    if (Settings.Progress)
-      Settings.Progress(++Done, Result.Errors.size());
+    FailFile(I,
+             "cuda-tidy: error: '" + escapeForTerminal(Files[I]) +
+                 "' was not analyzed: " + Why + "\n",
+             Result.NotStarted);
   };
   // The least a file is started with under the process's memory budget: an
   // ordinary file with the CUDA headers holds 100 to 200 MB.
@@ -652,18 +660,12 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         }
         Watched->CompletedChanged.notify_all();
         Schedule.done(I);
-        std::scoped_lock Lock(ResultMutex);
-        llvm::errs() << ("cuda-tidy: error: the compiler crashed (" +
-                         std::string(strsignal(CrashSignal)) +
-                         ") while analysing '" + escapeForTerminal(File) +
-                         "'; it has no findings\n");
-        PerFile[I].clear();
-        Finished[I] = 1;
-        Failed[I] = 1;
-        ++Result.Crashed;
-        ReportReadyFiles();
-        if (Settings.Progress)
-          Settings.Progress(++Done, Result.Errors.size());
+        FailFile(I,
+                 "cuda-tidy: error: the compiler crashed (" +
+                     std::string(strsignal(CrashSignal)) +
+                     ") while analysing '" + escapeForTerminal(File) +
+                     "'; it has no findings\n",
+                 Result.Crashed);
       };
       FileRun Run;
       // The files that share this one's preamble may start as soon as it
@@ -871,32 +873,24 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         // Its group's other files need not wait for it (its preamble, if it
         // was building one, is never finished: they parse without it).
         Schedule.done(I);
-        {
-          std::scoped_lock Lock(ResultMutex);
-          if (OverMemory)
-            llvm::errs() << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
-                         << "' needed more than "
-                         // Its own limit: less than the flag's where the
-                         // process's budget had less left (issue 38 G3).
-                         << static_cast<std::uint64_t>(
-                                Watched->Memory[I]->Limit) /
-                                (1024ULL * 1024)
-                         << " MiB of memory (--file-memory-limit); its "
-                            "analysis was abandoned and it has no findings\n";
-          else
-            llvm::errs() << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
-                         << "' took longer than "
-                         << llvm::format("%g", Settings.FileTimeLimitSeconds)
-                         << " s (--file-time-limit); its analysis was "
-                            "abandoned and it has no findings\n";
-          PerFile[I].clear();
-          Finished[I] = 1;
-          Failed[I] = 1;
-          ++(OverMemory ? Result.OverMemory : Result.TimedOut);
-          ReportReadyFiles();
-          if (Settings.Progress)
-            Settings.Progress(++Done, Result.Errors.size());
-        }
+        std::string Message;
+        llvm::raw_string_ostream OS(Message);
+        if (OverMemory)
+          OS << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
+             << "' needed more than "
+             // Its own limit: less than the flag's where the process's
+             // budget had less left (issue 38 G3).
+             << static_cast<std::uint64_t>(Watched->Memory[I]->Limit) /
+                    (1024ULL * 1024)
+             << " MiB of memory (--file-memory-limit); its analysis was "
+                "abandoned and it has no findings\n";
+        else
+          OS << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
+             << "' took longer than "
+             << llvm::format("%g", Settings.FileTimeLimitSeconds)
+             << " s (--file-time-limit); its analysis was abandoned and it "
+                "has no findings\n";
+        FailFile(I, Message, OverMemory ? Result.OverMemory : Result.TimedOut);
         Start(); // the other files keep their workers
       }
     }
