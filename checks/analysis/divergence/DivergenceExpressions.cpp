@@ -1240,12 +1240,12 @@ Uniformity FunctionDivergence::Impl::evaluateCall(const CallExpr *Call) {
   // or warp intrinsic diverges as this call calls it, and a parameter read
   // only by a condition (`if (tid < n) __syncwarp();`) is none of the
   // above, yet decides that.
-  const unsigned PassedParams = std::min<unsigned>(
+  static_assert(Uniformity::FirstCaptureSymbol < 64,
+                "parameter symbols fit the 64-bit symbol set");
+  const auto PassedParams = std::min<unsigned>(
       {static_cast<unsigned>(Args.size()), Callee->getNumParams(),
        Uniformity::FirstCaptureSymbol});
-  if (PassedParams > 0)
-    Needed |= PassedParams >= 64 ? ~static_cast<uint64_t>(0)
-                                 : (static_cast<uint64_t>(1) << PassedParams) - 1;
+  Needed |= (static_cast<uint64_t>(1) << PassedParams) - 1;
   // (Evaluating an argument may add bindings of other calls, so the entry
   // of this one is looked up only when the values are known.)
   llvm::SmallVector<std::pair<unsigned, Uniformity>, 4> Bound;

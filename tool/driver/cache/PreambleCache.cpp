@@ -368,10 +368,10 @@ public:
       LastWasWarning = true;
     else if (Level != DiagnosticsEngine::Note)
       LastWasWarning = false;
-    const bool Lost = CountWarnings || (Level != DiagnosticsEngine::Warning &&
-                                        !(Level == DiagnosticsEngine::Note &&
-                                          LastWasWarning));
-    if (Lost)
+    const bool PartOfAWarning =
+        Level == DiagnosticsEngine::Warning ||
+        (Level == DiagnosticsEngine::Note && LastWasWarning);
+    if (CountWarnings || !PartOfAWarning)
       ++Count;
   }
   unsigned Count = 0;

@@ -592,10 +592,10 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
       // Only the file's own analysis is counted; what the run does with
       // its results afterwards is not.
       MemoryAccount *Account = LimitMemory ? Watched->Memory[I].get() : nullptr;
-      // One parse and analysis of the file over \p FS; false when the file
-      // was abandoned meanwhile (then nothing of the run may be touched).
       // The signal that ended the file's last parse (crash recovery), or 0.
       int CrashSignal = 0;
+      // One parse and analysis of the file over \p FS; false when the file
+      // was abandoned meanwhile (then nothing of the run may be touched).
       auto Analyze = [&](const llvm::IntrusiveRefCntPtr<
                              llvm::vfs::OverlayFileSystem> &FS,
                          const RunCaches *With, FileRun &Run) {
