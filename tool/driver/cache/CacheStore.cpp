@@ -330,6 +330,8 @@ LookupRecorder::status(const llvm::Twine &Path) {
     note(Path, /*WasFound=*/true);
   else if (isAbsence(Result.getError()))
     note(Path, /*WasFound=*/false);
+  else
+    noteUnreadable();
   return Result;
 }
 
@@ -345,7 +347,23 @@ LookupRecorder::openFileForRead(const llvm::Twine &Path) {
     note(Path, /*WasFound=*/true);
   else if (isAbsence(Result.getError()))
     note(Path, /*WasFound=*/false);
+  else
+    noteUnreadable();
   return Result;
+}
+
+void LookupRecorder::noteUnreadable() {
+  // Not stopped over --file-memory-limit while holding the lock.
+  const MemoryStopDeferred Deferred;
+  std::scoped_lock Lock(Mutex);
+  Unreadable = true;
+}
+
+bool LookupRecorder::sawUnreadable() {
+  // Not stopped over --file-memory-limit while holding the lock.
+  const MemoryStopDeferred Deferred;
+  std::scoped_lock Lock(Mutex);
+  return Unreadable;
 }
 
 void LookupRecorder::clear() {
@@ -354,6 +372,7 @@ void LookupRecorder::clear() {
   std::scoped_lock Lock(Mutex);
   Missing.clear();
   Found.clear();
+  Unreadable = false;
 }
 
 std::vector<std::string> LookupRecorder::missing() {

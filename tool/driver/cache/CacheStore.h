@@ -145,10 +145,17 @@ public:
   /// The absolute paths looked up and found, less \p Known (the files
   /// whose contents are checked anyway), sorted.
   std::vector<std::string> found(llvm::ArrayRef<FileDigest> Known);
+  /// Whether a lookup since the last clear() failed for a reason other than
+  /// absence (a file that exists and cannot be read): what the compile saw
+  /// then is not a function of the paths and contents recorded, so a
+  /// result that failed must not be kept.
+  bool sawUnreadable();
 
 private:
   void note(const llvm::Twine &Path, bool WasFound);
+  void noteUnreadable();
   std::mutex Mutex;
+  bool Unreadable = false;
   llvm::StringSet<> Missing;
   llvm::StringSet<> Found;
 };

@@ -11,8 +11,8 @@ namespace clang::tidy::cuda::driver {
 
 namespace {
 
-constexpr llvm::StringLiteral ResultKeyVersion = "cuda-tidy result 2";
-constexpr uint32_t PayloadVersion = 3;
+constexpr llvm::StringLiteral ResultKeyVersion = "cuda-tidy result 3";
+constexpr uint32_t PayloadVersion = 4;
 
 void writeMessage(PayloadWriter &Out, const tooling::DiagnosticMessage &M) {
   Out.str(M.Message);
@@ -120,6 +120,9 @@ std::string encodeResult(const StoredResult &Result) {
   Out.u32(Result.Records.size());
   for (const std::string &Record : Result.Records)
     Out.str(Record);
+  Out.u32(Result.FunctionsNotAnalyzed.size());
+  for (const std::string &Name : Result.FunctionsNotAnalyzed)
+    Out.str(Name);
   return std::move(Out.bytes());
 }
 
@@ -195,6 +198,15 @@ std::optional<StoredResult> decodeResult(llvm::StringRef Payload) {
     if (!In.str(Record))
       return std::nullopt;
     Result.Records.push_back(std::move(Record));
+  }
+  uint32_t Names = 0;
+  if (!In.count(Names, 4))
+    return std::nullopt;
+  for (uint32_t I = 0; I < Names; ++I) {
+    std::string Name;
+    if (!In.str(Name))
+      return std::nullopt;
+    Result.FunctionsNotAnalyzed.push_back(std::move(Name));
   }
   if (!In.atEnd())
     return std::nullopt;

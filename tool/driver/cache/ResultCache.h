@@ -50,6 +50,10 @@ struct StoredResult {
   ClangTidyStats Stats;
   /// The cross-file launch records (JSON) its translation unit wrote.
   std::vector<std::string> Records;
+  /// A compile that failed: the functions the checks left out because they
+  /// do not compile, each with its first error (FileRun's, replayed as the
+  /// file's notes).
+  std::vector<std::string> FunctionsNotAnalyzed;
   std::vector<FileDigest> Dependencies;
   /// The paths its parse (and its preamble's) looked up and did not find,
   /// and those it found without reading them (folders, `__has_include`).

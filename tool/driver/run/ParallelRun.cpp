@@ -743,9 +743,13 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
             Repaired[Path] = std::move(Text);
           llvm::append_range(Repairs, Plan.Notes);
           // No preamble: one built from repaired headers must not serve
-          // another file's parse of the bytes on disk.
+          // another file's parse of the bytes on disk. No result either:
+          // the entry of the bytes on disk is the failed parse's (kept since
+          // issue 39), which would answer again, and one of the repaired
+          // bytes could never be asked for.
           RunCaches NoPreamble = *Caches;
           NoPreamble.Preambles = nullptr;
+          NoPreamble.Results = nullptr;
           FileRun Again;
           if (!Analyze(repairedFileSystem(Disk, Repaired), &NoPreamble, Again))
             return;

@@ -767,21 +767,32 @@ FileRun runFileWithCaches(
   State.closeCommand();
   Run.Errors = mergeCommandFindings(std::move(State.PerCommand));
   Run.Stats = Context.getStats();
+  // A compile that fails is kept too (issue 39: a project's files that
+  // never compile were parsed again on every re-lint, and made an edited
+  // file's re-lint a multi-file run). What it read and looked for is
+  // recorded as for any other, so a header that appears or changes misses;
+  // only a lookup that failed for another reason than absence (a file that
+  // exists and cannot be read) leaves the failure unkept.
+  const bool FailureKeepable =
+      State.Lookups && !State.Lookups->sawUnreadable();
+  const bool CompilerErrors =
+      !State.Success || llvm::any_of(Run.Errors, [](const ClangTidyError &E) {
+        return E.DiagLevel == ClangTidyError::Error &&
+               llvm::StringRef(E.DiagnosticName)
+                   .starts_with("clang-diagnostic-");
+      });
   if (State.Replayed) {
     llvm::append_range(Run.Errors, State.Replayed->Errors);
     Run.Stats = State.Replayed->Stats;
+    Run.FunctionsNotAnalyzed = State.Replayed->FunctionsNotAnalyzed;
     replayRecords(State, *State.Replayed, Context, File);
-  } else if (State.Cacheable && State.Success && State.DependenciesComplete &&
-             State.Commands == 1 &&
-             llvm::none_of(Run.Errors, [](const ClangTidyError &E) {
-               return E.DiagLevel == ClangTidyError::Error &&
-                      llvm::StringRef(E.DiagnosticName)
-                          .starts_with("clang-diagnostic-");
-             })) {
+  } else if (State.Cacheable && State.DependenciesComplete &&
+             State.Commands == 1 && (!CompilerErrors || FailureKeepable)) {
     StoredResult Stored;
     Stored.Success = State.Success;
     Stored.Errors = Run.Errors;
     Stored.Stats = Run.Stats;
+    Stored.FunctionsNotAnalyzed = Run.FunctionsNotAnalyzed;
     Stored.Records = newRecords(State);
     Stored.Dependencies = State.Dependencies;
     Stored.Missing = State.Missing;

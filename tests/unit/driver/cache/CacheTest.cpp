@@ -631,6 +631,8 @@ StoredResult sampleResult() {
   R.Dependencies = {{"/src/k.cu", digestOf("k")}, {"/inc/h.h", digestOf("h")}};
   R.Missing = {"/inc0/h.h", "/inc1/h.h", "/inc1/other.h", "/src/h.h"};
   R.Found = {"/inc1", "/src/feature.cuh"};
+  R.FunctionsNotAnalyzed = {
+      "/src/k.cu:3:1: function 'f' was not analyzed: it does not compile"};
   ClangTidyError E("cuda-group-by-value", ClangTidyError::Warning, "/build",
                    true);
   E.Message.Message = "handle passed by value";
@@ -684,6 +686,7 @@ TEST(ResultEncodingTest, RoundTrips) {
   EXPECT_EQ(Out->Records, In.Records);
   EXPECT_EQ(Out->Missing, In.Missing);
   EXPECT_EQ(Out->Found, In.Found);
+  EXPECT_EQ(Out->FunctionsNotAnalyzed, In.FunctionsNotAnalyzed);
 }
 
 // Issue 16 F2: what a compile looked up is recorded as missing or found,
@@ -716,6 +719,35 @@ TEST_F(CacheFolderTest, LookupRecorderRecordsWhatWasAndWasNotFound) {
   EXPECT_FALSE(lookupsUnchanged({}, {Src + "/gone"}));
   Lookups->clear();
   EXPECT_TRUE(Lookups->missing().empty());
+}
+
+// Issue 39: a compile that failed is kept in the result cache only when
+// every lookup that failed found nothing; a file that exists and cannot be
+// read (here: the file system says EACCES) makes the failure unkeepable,
+// until the recorder is cleared for the next compile.
+TEST_F(CacheFolderTest, LookupRecorderTellsUnreadableFromAbsent) {
+  struct Denying : llvm::vfs::ProxyFileSystem {
+    using ProxyFileSystem::ProxyFileSystem;
+    llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+    openFileForRead(const llvm::Twine &Path) override {
+      if (llvm::sys::path::filename(Path.str()) == "locked.cuh")
+        return std::make_error_code(std::errc::permission_denied);
+      return ProxyFileSystem::openFileForRead(Path);
+    }
+  };
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Root + "/src"));
+  writeAll((Root + "/src/locked.cuh").str(), "header");
+  auto Lookups = llvm::makeIntrusiveRefCnt<LookupRecorder>(
+      llvm::makeIntrusiveRefCnt<Denying>(llvm::vfs::getRealFileSystem()));
+  EXPECT_FALSE(Lookups->openFileForRead(Root + "/src/absent.cuh"));
+  EXPECT_FALSE(Lookups->sawUnreadable());
+  EXPECT_FALSE(Lookups->openFileForRead(Root + "/src/locked.cuh"));
+  EXPECT_TRUE(Lookups->sawUnreadable());
+  // Neither missing (it is there) nor found (it was not read).
+  EXPECT_EQ(Lookups->missing(),
+            std::vector<std::string>{(Root + "/src/absent.cuh").str()});
+  Lookups->clear();
+  EXPECT_FALSE(Lookups->sawUnreadable());
 }
 
 TEST(PayloadPathsTest, RoundTripAndDamage) {
