@@ -6,6 +6,7 @@
 #include "checks/analysis/divergence/BlockExtentGuards.h"
 #include "checks/analysis/divergence/ExitedThreads.h"
 #include "checks/analysis/divergence/RoleSplits.h"
+#include "checks/analysis/memory/GroupPrivateExchange.h"
 #include "checks/analysis/memory/SharedExchange.h"
 #include "checks/DivergenceNotes.h"
 #include "checks/FindingsByCause.h"
@@ -261,11 +262,18 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       // survivor reads what an exited thread should have written, and, for
       // an exit on `threadIdx.D >= bound`, that the block is launched no
       // wider than the bound (then nobody exits).
-      const bool NoExchange =
+      bool NoExchange =
           ExitedOnly &&
           !SharedAccessesOf(Function).readsWrittenByOthers(
               Returned ? LeavesAt->getEndLoc() : LeavesAt->getBeginLoc(),
               Call);
+      // Survivors read what others wrote, but only inside groups of
+      // threads that every exit leaves whole (memory/GroupPrivateExchange.h).
+      std::optional<analysis::GroupPrivateExchange> Groups;
+      if (Returned && !NoExchange) {
+        Groups = analysis::groupPrivateExchange(Function, Call, Ctx);
+        NoExchange = Groups.has_value();
+      }
       // Under HIP a thread that returned never arrives: the exit alone is
       // a hang there, whatever the survivors read; the launch-shape guard
       // still decides whether anyone exits at all.
@@ -296,7 +304,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       Causes.add(
           *Reason, Tier, Loc, "'" + Barrier->Spelling + "'",
           [this, &Ctx, Loc, Barrier = *Barrier, Reason = *Reason, Returned,
-           HangsUnderHip, NoExchange, Guard, Unseen] {
+           HangsUnderHip, NoExchange, Guard, Unseen, Groups] {
             if (HangsUnderHip) {
               diag(Loc,
                    "'%0' is reached under control flow that diverges within "
@@ -344,6 +352,20 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
                   << Barrier.Spelling << scopeName(Barrier.BarrierScope)
                   << analysis::divergenceKindName(Reason.Kind) << Unseen;
             explainReason(Reason, Barrier.BarrierScope, Ctx);
+            if (Groups && !Guard) {
+              diag(Groups->FirstExit,
+                   "the threads that return leave by whole groups of '%0' "
+                   "(threadIdx.x / %0), and every thread reads and writes "
+                   "__shared__ memory only in its own group's part",
+                   DiagnosticIDs::Note)
+                  << Groups->Width;
+              for (const auto &Pre : Groups->Preconditions)
+                diag(Pre.Where,
+                     "groups stay whole here only if '%0' is a multiple of "
+                     "'%1', which the tool does not see",
+                     DiagnosticIDs::Note)
+                    << Pre.Bound << Groups->Width;
+            }
           });
       continue;
     }
