@@ -1,6 +1,8 @@
 //===--- ParallelRun.cpp - clang-tidy over many files, N at a time --------===//
 
 #include "tool/driver/run/ParallelRun.h"
+
+#include <algorithm>
 #include "tool/driver/report/Findings.h"
 #include "tool/driver/config/CudaCompilationDatabase.h"
 
@@ -497,6 +499,13 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
     llvm::CrashRecoveryContext::Enable();
     return true;
   }();
+  // Every file's analysis together stays within the process's budget too:
+  // the running files (up to -j of them, each to its own limit) as well as
+  // what abandoned ones keep (issue 38 G3). A file whose allocation would
+  // pass it stops as at its own limit.
+  if (LimitMemory && Settings.ProcessMemoryBudgetBytes)
+    setProcessMemoryLimit(static_cast<std::int64_t>(std::min<std::uint64_t>(
+        Settings.ProcessMemoryBudgetBytes, INT64_MAX)));
   if (LimitMemory)
     for (size_t I = 0; I < Files.size(); ++I) {
       Watched->Memory.push_back(std::make_unique<MemoryAccount>());
@@ -864,9 +873,16 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
                              Now - Watched->Started[I] > Limit)) {
             Watched->Running[I] = 0;
             Watched->Abandoned[I] = 1;
+            // A thread stopped over memory keeps what it holds now (its
+            // limit, or less when the process's bound stopped it first);
+            // one over time goes on, up to its limit.
             if (LimitMemory)
-              Watched->HeldByAbandoned +=
-                  static_cast<std::uint64_t>(Watched->Memory[I]->Limit);
+              Watched->HeldByAbandoned += static_cast<std::uint64_t>(
+                  OverMemory
+                      ? std::clamp<std::int64_t>(
+                            Watched->Memory[I]->Bytes.load(), 0,
+                            Watched->Memory[I]->Limit)
+                      : Watched->Memory[I]->Limit);
             Watched->ThreadAbandoned[Watched->ThreadOf[I]] = 1;
             ++Watched->Completed;
             Late.emplace_back(I, OverMemory);
@@ -879,7 +895,14 @@ RunResult runFiles(const std::vector<std::string> &GivenFiles,
         Schedule.done(I);
         std::string Message;
         llvm::raw_string_ostream OS(Message);
-        if (OverMemory)
+        if (OverMemory && Watched->Memory[I]->OverProcessLimit.load())
+          OS << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
+             << "' needed more memory than the run's budget of "
+             << Settings.ProcessMemoryBudgetBytes / (1024ULL * 1024)
+             << " MiB left it (the files being analyzed and those abandoned "
+                "hold the rest); its analysis was abandoned and it has no "
+                "findings\n";
+        else if (OverMemory)
           OS << "cuda-tidy: error: '" << escapeForTerminal(Files[I])
              << "' needed more than "
              // Its own limit: less than the flag's where the process's

@@ -33,8 +33,29 @@ namespace {
 __attribute__((tls_model("initial-exec"))) thread_local MemoryAccount
     *Current = nullptr;
 __attribute__((tls_model("initial-exec"))) thread_local unsigned Deferred = 0;
+// What every counted thread holds together (the sum of the accounts'
+// changes), and the most it may (0: no bound). Constant-initialized: the
+// allocator reads them before static constructors run.
+std::atomic<std::int64_t> ProcessBytes{0};
+std::atomic<std::int64_t> ProcessLimit{0};
 } // namespace
 #endif
+
+void setProcessMemoryLimit(std::int64_t Bytes) {
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+  ProcessLimit.store(Bytes, std::memory_order_relaxed);
+#else
+  (void)Bytes;
+#endif
+}
+
+std::int64_t processAccountedBytes() {
+#ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
+  return ProcessBytes.load(std::memory_order_relaxed);
+#else
+  return 0;
+#endif
+}
 
 MemoryStopDeferred::MemoryStopDeferred() {
 #ifndef CUDA_TIDY_NO_ALLOCATOR_COUNT
@@ -198,9 +219,12 @@ namespace {
 
 using clang::tidy::cuda::driver::Current;
 using clang::tidy::cuda::driver::Deferred;
+using clang::tidy::cuda::driver::ProcessBytes;
+using clang::tidy::cuda::driver::ProcessLimit;
 
 /// Counts \p Ptr, just allocated by this thread; stops the thread for good
-/// when that takes its account past the limit.
+/// when that takes its account past its limit, or every counted thread
+/// together past the process's.
 void allocated(void *Ptr) {
   clang::tidy::cuda::driver::MemoryAccount *Account = Current;
   if (!Account || !Ptr)
@@ -208,7 +232,13 @@ void allocated(void *Ptr) {
   const auto Size = static_cast<std::int64_t>(malloc_usable_size(Ptr));
   const std::int64_t Now =
       Account->Bytes.fetch_add(Size, std::memory_order_relaxed) + Size;
-  if (Account->Limit > 0 && Now > Account->Limit) {
+  const std::int64_t Together =
+      ProcessBytes.fetch_add(Size, std::memory_order_relaxed) + Size;
+  const std::int64_t Bound = ProcessLimit.load(std::memory_order_relaxed);
+  const bool OverProcess = Bound > 0 && Together > Bound;
+  if ((Account->Limit > 0 && Now > Account->Limit) || OverProcess) {
+    if (OverProcess && !(Account->Limit > 0 && Now > Account->Limit))
+      Account->OverProcessLimit.store(true, std::memory_order_relaxed);
     Account->Exceeded.store(true, std::memory_order_release);
     if (Deferred)
       return; // holding a lock of the run: stop at the next allocation
@@ -223,8 +253,9 @@ void freeing(void *Ptr) {
   clang::tidy::cuda::driver::MemoryAccount *Account = Current;
   if (!Account || !Ptr)
     return;
-  Account->Bytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(Ptr)),
-                           std::memory_order_relaxed);
+  const auto Size = static_cast<std::int64_t>(malloc_usable_size(Ptr));
+  Account->Bytes.fetch_sub(Size, std::memory_order_relaxed);
+  ProcessBytes.fetch_sub(Size, std::memory_order_relaxed);
 }
 
 } // namespace
@@ -257,6 +288,8 @@ void *realloc(void *Ptr, size_t Size) {
       return nullptr; // Ptr is untouched
     Current->Bytes.fetch_sub(static_cast<std::int64_t>(Before),
                              std::memory_order_relaxed);
+    ProcessBytes.fetch_sub(static_cast<std::int64_t>(Before),
+                           std::memory_order_relaxed);
     allocated(Moved);
     return Moved;
   }

@@ -35,10 +35,20 @@ struct MemoryAccount {
   std::atomic<std::int64_t> Bytes{0};
   /// The most Bytes may reach; 0: no limit.
   std::int64_t Limit = 0;
-  /// Set when an allocation took Bytes past Limit; the thread then sleeps in
+  /// Set when an allocation took Bytes past Limit, or every counted thread
+  /// together past setProcessMemoryLimit's bound; the thread then sleeps in
   /// that allocation for good.
   std::atomic<bool> Exceeded{false};
+  /// Set (with Exceeded) when it was the process's bound, not Limit.
+  std::atomic<bool> OverProcessLimit{false};
 };
+/// Bounds what every thread with an account holds together (issue 38 G3:
+/// with -j N, N running files could each take their own limit on top of
+/// what abandoned ones keep): the thread whose allocation takes the sum past
+/// \p Bytes stops as at its own limit. 0: no bound.
+void setProcessMemoryLimit(std::int64_t Bytes);
+/// What every thread with an account holds together now.
+std::int64_t processAccountedBytes();
 
 /// From now on, the calling thread's allocations and frees are counted in
 /// \p Account (nullptr: no more). \p Account must outlive the thread's use
