@@ -332,10 +332,11 @@ public:
                            const Width &W) {
     bool StartsAtZero = false;
     if (const auto *Decl = dyn_cast_or_null<DeclStmt>(Loop->getInit())) {
-      StartsAtZero = Decl->isSingleDecl() && Decl->getSingleDecl() == Counter &&
-                     Counter->getInit() &&
-                     Counter->getInit()->getIntegerConstantExpr(Ctx) &&
-                     Counter->getInit()->getIntegerConstantExpr(Ctx)->isZero();
+      std::optional<llvm::APSInt> Zero;
+      if (Decl->isSingleDecl() && Decl->getSingleDecl() == Counter &&
+          Counter->getInit())
+        Zero = Counter->getInit()->getIntegerConstantExpr(Ctx);
+      StartsAtZero = Zero && Zero->isZero();
     } else if (const auto *Init =
                    dyn_cast_or_null<BinaryOperator>(Loop->getInit())) {
       std::optional<llvm::APSInt> Zero =
@@ -350,11 +351,11 @@ public:
                             refersTo(Cond->getLHS(), Counter) &&
                             sameWidth(Cond->getRHS(), W);
     bool StepsByOne = false;
-    if (const auto *Inc = dyn_cast_or_null<UnaryOperator>(Loop->getInc()))
+    if (const auto *Inc = dyn_cast_or_null<UnaryOperator>(Loop->getInc())) {
       StepsByOne = Inc->getOpcode() == UO_PreInc ||
                    Inc->getOpcode() == UO_PostInc;
-    else if (const auto *Add =
-                 dyn_cast_or_null<CompoundAssignOperator>(Loop->getInc())) {
+    } else if (const auto *Add =
+                   dyn_cast_or_null<CompoundAssignOperator>(Loop->getInc())) {
       std::optional<llvm::APSInt> One =
           Add->getRHS()->getIntegerConstantExpr(Ctx);
       StepsByOne = Add->getOpcode() == BO_AddAssign && One && One->isOne();

@@ -236,8 +236,9 @@ void allocated(void *Ptr) {
       ProcessBytes.fetch_add(Size, std::memory_order_relaxed) + Size;
   const std::int64_t Bound = ProcessLimit.load(std::memory_order_relaxed);
   const bool OverProcess = Bound > 0 && Together > Bound;
-  if ((Account->Limit > 0 && Now > Account->Limit) || OverProcess) {
-    if (OverProcess && !(Account->Limit > 0 && Now > Account->Limit))
+  const bool OverOwn = Account->Limit > 0 && Now > Account->Limit;
+  if (OverOwn || OverProcess) {
+    if (!OverOwn)
       Account->OverProcessLimit.store(true, std::memory_order_relaxed);
     Account->Exceeded.store(true, std::memory_order_release);
     if (Deferred)
