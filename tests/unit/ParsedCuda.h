@@ -50,6 +50,21 @@ public:
     ADD_FAILURE() << "no function " << Name.str();
     return nullptr;
   }
+  /// The calls of a function named \p Callee in \p F's body, in the order
+  /// the matcher visits them (source order).
+  std::vector<const CallExpr *> callsOf(const FunctionDecl *F,
+                                        llvm::StringRef Callee) {
+    using namespace ast_matchers;
+    std::vector<const CallExpr *> Calls;
+    for (const auto &Node :
+         match(functionDecl(equalsNode(F),
+                            forEachDescendant(
+                                callExpr(callee(functionDecl(hasName(Callee))))
+                                    .bind("c"))),
+               context()))
+      Calls.push_back(Node.getNodeAs<CallExpr>("c"));
+    return Calls;
+  }
 
 private:
   std::unique_ptr<ASTUnit> AST;

@@ -132,7 +132,6 @@ std::optional<StoredResult> decodeResult(llvm::StringRef Payload) {
   uint32_t Version = 0;
   uint32_t Deps = 0;
   uint32_t Errors = 0;
-  uint32_t Records = 0;
   uint8_t Success = 0;
   if (!In.u32(Version) || Version != PayloadVersion || !In.u8(Success) ||
       !In.count(Deps, 4 + 32))
@@ -191,24 +190,21 @@ std::optional<StoredResult> decodeResult(llvm::StringRef Payload) {
     }
     Result.Errors.push_back(std::move(E));
   }
-  if (!In.count(Records, 4))
-    return std::nullopt;
-  for (uint32_t I = 0; I < Records; ++I) {
-    std::string Record;
-    if (!In.str(Record))
-      return std::nullopt;
-    Result.Records.push_back(std::move(Record));
-  }
-  uint32_t Names = 0;
-  if (!In.count(Names, 4))
-    return std::nullopt;
-  for (uint32_t I = 0; I < Names; ++I) {
-    std::string Name;
-    if (!In.str(Name))
-      return std::nullopt;
-    Result.FunctionsNotAnalyzed.push_back(std::move(Name));
-  }
-  if (!In.atEnd())
+  // A count, then that many strings.
+  auto ReadStrings = [&In](std::vector<std::string> &Into) {
+    uint32_t N = 0;
+    if (!In.count(N, 4))
+      return false;
+    for (uint32_t I = 0; I < N; ++I) {
+      std::string S;
+      if (!In.str(S))
+        return false;
+      Into.push_back(std::move(S));
+    }
+    return true;
+  };
+  if (!ReadStrings(Result.Records) ||
+      !ReadStrings(Result.FunctionsNotAnalyzed) || !In.atEnd())
     return std::nullopt;
   return Result;
 }

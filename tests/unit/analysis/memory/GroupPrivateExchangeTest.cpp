@@ -16,8 +16,6 @@
 namespace clang::tidy::cuda::analysis {
 namespace {
 
-using namespace clang::ast_matchers;
-
 /// The answer for the last __syncthreads() call of kernel \p Name.
 std::optional<GroupPrivateExchange> groupsOf(ParsedCuda &P,
                                              llvm::StringRef Name) {
@@ -26,15 +24,8 @@ std::optional<GroupPrivateExchange> groupsOf(ParsedCuda &P,
     ADD_FAILURE() << "no kernel " << Name.str();
     return std::nullopt;
   }
-  const Stmt *Barrier = nullptr;
-  for (const auto &Node : match(
-           functionDecl(equalsNode(F),
-                        forEachDescendant(
-                            callExpr(callee(functionDecl(
-                                         hasName("__syncthreads"))))
-                                .bind("b"))),
-           P.context()))
-    Barrier = Node.getNodeAs<Stmt>("b");
+  std::vector<const CallExpr *> Barriers = P.callsOf(F, "__syncthreads");
+  const Stmt *Barrier = Barriers.empty() ? nullptr : Barriers.back();
   if (!Barrier) {
     ADD_FAILURE() << "no barrier in " << Name.str();
     return std::nullopt;

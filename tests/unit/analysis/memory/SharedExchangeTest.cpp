@@ -33,15 +33,9 @@ std::pair<const Stmt *, const Stmt *> exitAndBarrier(ParsedCuda &P,
              P.context()))
     if (!Exit)
       Exit = Node.getNodeAs<Stmt>("r");
-  for (const auto &Node : match(
-           functionDecl(equalsNode(F),
-                        forEachDescendant(
-                            callExpr(callee(functionDecl(
-                                         hasName("__syncthreads"))))
-                                .bind("b"))),
-           P.context()))
-    if (!Barrier)
-      Barrier = Node.getNodeAs<Stmt>("b");
+  std::vector<const CallExpr *> Barriers = P.callsOf(F, "__syncthreads");
+  if (!Barriers.empty())
+    Barrier = Barriers.front();
   return {Exit, Barrier};
 }
 
