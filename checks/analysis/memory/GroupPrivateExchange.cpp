@@ -45,6 +45,14 @@ public:
   const Stmt *Body;
   ASTContext &Ctx;
 
+  /// \p E's value when it is an integer constant expression (never asked
+  /// of a dependent expression, or one that holds an error).
+  std::optional<llvm::APSInt> constantOf(const Expr *E) const {
+    if (!E || E->isValueDependent() || E->containsErrors())
+      return std::nullopt;
+    return E->getIntegerConstantExpr(Ctx);
+  }
+
   bool unmodified(const VarDecl *Var) {
     auto [It, New] = Unmodified.try_emplace(Var, false);
     if (New)
@@ -83,7 +91,7 @@ public:
     E = resolve(E);
     if (!E || E->isValueDependent())
       return std::nullopt;
-    if (std::optional<llvm::APSInt> V = E->getIntegerConstantExpr(Ctx)) {
+    if (std::optional<llvm::APSInt> V = constantOf(E)) {
       if (V->isSigned() ? V->getSExtValue() < 2 : V->getZExtValue() < 2)
         return std::nullopt;
       return Width{V, nullptr};
@@ -117,7 +125,7 @@ public:
     if (Op->getOpcode() == BO_Shr) {
       std::optional<unsigned> Log2 = log2Of(W);
       std::optional<llvm::APSInt> Shift =
-          Op->getRHS()->getIntegerConstantExpr(Ctx);
+          constantOf(Op->getRHS());
       return Log2 && Shift && !Shift->isNegative() &&
              Shift->getZExtValue() == *Log2;
     }
@@ -138,7 +146,7 @@ public:
     const Expr *R = resolve(E);
     if (!R || R->isValueDependent())
       return false;
-    if (std::optional<llvm::APSInt> V = R->getIntegerConstantExpr(Ctx)) {
+    if (std::optional<llvm::APSInt> V = constantOf(R)) {
       if (V->isZero())
         return true;
       if (!W.Value || V->isNegative())
@@ -162,7 +170,7 @@ public:
     case BO_Shl: {
       std::optional<unsigned> Log2 = log2Of(W);
       std::optional<llvm::APSInt> Shift =
-          Op->getRHS()->getIntegerConstantExpr(Ctx);
+          constantOf(Op->getRHS());
       return multipleOfWidth(Op->getLHS(), W, Depth + 1) ||
              (Log2 && Shift && !Shift->isNegative() &&
               Shift->getZExtValue() >= *Log2);
@@ -247,7 +255,7 @@ public:
     if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr,
             CharacterLiteral, CXXNullPtrLiteralExpr,
             UnaryExprOrTypeTraitExpr>(E) ||
-        E->getIntegerConstantExpr(Ctx))
+        constantOf(E))
       return true;
     if (std::optional<BuiltinIndexRead> Read = asBuiltinIndexRead(E))
       return Read->Var != BuiltinIndexRead::ThreadIdx;
@@ -335,12 +343,12 @@ public:
       std::optional<llvm::APSInt> Zero;
       if (Decl->isSingleDecl() && Decl->getSingleDecl() == Counter &&
           Counter->getInit())
-        Zero = Counter->getInit()->getIntegerConstantExpr(Ctx);
+        Zero = constantOf(Counter->getInit());
       StartsAtZero = Zero && Zero->isZero();
     } else if (const auto *Init =
                    dyn_cast_or_null<BinaryOperator>(Loop->getInit())) {
       std::optional<llvm::APSInt> Zero =
-          Init->getRHS()->getIntegerConstantExpr(Ctx);
+          constantOf(Init->getRHS());
       StartsAtZero = Init->getOpcode() == BO_Assign &&
                      refersTo(Init->getLHS(), Counter) && Zero &&
                      Zero->isZero();
@@ -357,7 +365,7 @@ public:
     } else if (const auto *Add =
                    dyn_cast_or_null<CompoundAssignOperator>(Loop->getInc())) {
       std::optional<llvm::APSInt> One =
-          Add->getRHS()->getIntegerConstantExpr(Ctx);
+          constantOf(Add->getRHS());
       StepsByOne = Add->getOpcode() == BO_AddAssign && One && One->isOne();
     }
     const Expr *Stepped = nullptr;
@@ -426,7 +434,7 @@ public:
       if (Product->getOpcode() == BO_Shl) {
         std::optional<unsigned> Log2 = log2Of(W);
         std::optional<llvm::APSInt> Shift =
-            Product->getRHS()->getIntegerConstantExpr(Ctx);
+            constantOf(Product->getRHS());
         return Log2 && Shift && Shift->getZExtValue() == *Log2 &&
                isGroup(Product->getLHS(), W);
       }
