@@ -467,7 +467,34 @@ struct BodyScan : RecursiveASTVisitor<BodyScan> {
   llvm::SmallVector<const Expr *, 2> WidthSpellings;
   llvm::SmallVector<const ReturnStmt *, 4> Returns;
 
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  /// A call of the project's own code (or through a pointer), or a lambda:
+  /// what it does to __shared__ memory is not in this body.
+  bool CallsOtherCode = false;
+
+  bool TraverseLambdaExpr(LambdaExpr *) {
+    CallsOtherCode = true;
+    return true;
+  }
+  bool isProjectCode(const FunctionDecl *Callee) const {
+    if (!Callee)
+      return true; // through a pointer: anything
+    const FunctionDecl *Definition = nullptr;
+    if (!Callee->hasBody(Definition) || !Definition)
+      return false; // a builtin or a declaration only: no body of ours
+    return !Facts.Ctx.getSourceManager().isInSystemHeader(
+        Definition->getLocation());
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isProjectCode(Call->getDirectCallee()))
+      CallsOtherCode = true;
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (Ctor && !Ctor->isTrivial() && isProjectCode(Ctor))
+      CallsOtherCode = true;
+    return true;
+  }
   bool VisitReturnStmt(ReturnStmt *Return) {
     Returns.push_back(Return);
     return true;
@@ -546,7 +573,7 @@ groupPrivateExchange(const FunctionDecl *Kernel, const Stmt *Barrier,
   GroupFacts Facts(Kernel, Ctx);
   BodyScan Scan(Facts);
   Scan.TraverseStmt(const_cast<Stmt *>(Kernel->getBody()));
-  if (Scan.Widths.empty() || Scan.SharedUses.empty())
+  if (Scan.Widths.empty() || Scan.SharedUses.empty() || Scan.CallsOtherCode)
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::SmallVector<const ReturnStmt *, 4> Exits;

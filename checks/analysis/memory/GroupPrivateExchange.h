@@ -37,7 +37,11 @@
 //   or the counter of `for (j = 0; j < W; ++j)` (not assigned in the body).
 // Kernels only; threadIdx.y and threadIdx.z are not group-uniform (a 2-D
 // block's groups are not these), and calls are not either (a callee may read
-// its thread's index). Anything else: no answer.
+// its thread's index). A kernel that calls code of the project (a function
+// defined outside system headers, a call through a pointer, a lambda) gets
+// no answer: what the callee does to __shared__ memory after the exit (a
+// tree reduction over the block) is not in this body. Anything else: no
+// answer.
 //
 // Facts only; no diagnostics.
 //

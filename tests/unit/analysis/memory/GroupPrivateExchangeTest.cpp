@@ -177,6 +177,21 @@ __global__ void inLoop(const float *in, float *out, int items) {
   __syncthreads();
   out[threadIdx.x] = s[threadIdx.x / 32][0];
 }
+// A callee of the project's own, after the exit: its reduction over the
+// block reads what exited threads never wrote.
+__device__ float reduceBlock(float v) {
+  __shared__ float partial[256];
+  partial[threadIdx.x] = v;
+  __syncthreads();
+  return partial[(threadIdx.x + 128) % 256];
+}
+__global__ void callsReduction(const float *in, float *out, int items) {
+  __shared__ float s[8][32];
+  if (blockIdx.x * 8 + threadIdx.x / 32 >= items) return;
+  s[threadIdx.x / 32][threadIdx.x % 32] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = reduceBlock(s[threadIdx.x / 32][0]);
+}
 // threadIdx.y: a 2-D block's groups are not threadIdx.x / W.
 __global__ void rowsOf2D(const float *in, float *out, int items) {
   __shared__ float s[8][32];
@@ -187,8 +202,9 @@ __global__ void rowsOf2D(const float *in, float *out, int items) {
 }
 )cu");
   ASSERT_TRUE(P.parsedCleanly());
-  for (const char *Name : {"neighbour", "place", "mixed", "longLoop",
-                           "sharedFlag", "called", "inLoop", "rowsOf2D"})
+  for (const char *Name :
+       {"neighbour", "place", "mixed", "longLoop", "sharedFlag", "called",
+        "inLoop", "callsReduction", "rowsOf2D"})
     EXPECT_FALSE(groupsOf(P, Name)) << Name;
 }
 
